@@ -1,0 +1,103 @@
+// The public simulation API: an Engine binds a compiled Model to its resolved options and
+// plugins; Data holds the state of one simulation.
+//
+//   auto model = gauss::LoadModel("models/pendulum.xml");   // mjcf.h
+//   gauss::Engine engine(model);                             // plugins named by the model
+//   gauss::Data data = engine.MakeData();
+//   for (int i = 0; i < 1000; ++i) engine.Step(data);
+//
+// An Engine is immutable after construction (except for the control callback) and may be shared
+// by threads that each own a Data.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gauss/config.h"
+#include "gauss/data.h"
+#include "gauss/model.h"
+#include "gauss/registry.h"
+
+namespace gauss {
+
+class Integrator;
+class ConstraintSolver;
+class Collider;
+class ActuatorDynamics;
+class Sensor;
+
+// Called in every forward evaluation after the velocity stage and before actuation, so that a
+// controller can set d.ctrl (and qfrc_applied, xfrc_applied) from the current state.
+using ControlCallback = std::function<void(const Model&, Data&)>;
+
+class Engine {
+ public:
+  // Copies `model`, applies `config` to its options and creates the plugins it names, using
+  // `registry` (or a default registry plus config.plugin_paths when null). Throws gauss::Error
+  // when a plugin cannot be found or refuses its parameters.
+  explicit Engine(std::shared_ptr<const Model> model, const Config& config = Config(),
+                  PluginRegistry* registry = nullptr);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  const Model& model() const { return *model_; }
+  const Options& options() const { return model_->opt; }
+  const Config& config() const { return config_; }
+
+  // A Data for this model, at the reference configuration (Reset applied).
+  Data MakeData() const;
+  // Back to qpos0, zero velocity/activation/inputs, mocap at the model pose, time 0.
+  void Reset(Data& d) const;
+  // Reset, then load keyframe `key`.
+  void ResetToKeyframe(Data& d, int key) const;
+
+  // One timestep: check qpos/qvel, Forward, check qacc, integrate. Divergent states (NaN or
+  // |value| > kMaxVal) raise a warning counter and reset the data, as MuJoCo does.
+  void Step(Data& d) const;
+  // Step split in two, so that ctrl can be set from position/velocity-dependent quantities:
+  // Step1 = checks + position and velocity stages; Step2 = actuation, acceleration, constraint
+  // solve, acceleration sensors, check, integrate.
+  void Step1(Data& d) const;
+  void Step2(Data& d) const;
+
+  // Continuous-time forward dynamics at the current state: fills qacc (and everything derived).
+  void Forward(Data& d) const;
+  // Forward, reusing the stages before `skip` (kPosition: reuse position stage; kVelocity: reuse
+  // position and velocity stages); sensors are skipped when skip_sensors. Used by multi-stage
+  // integrators.
+  void ForwardSkip(Data& d, Stage skip, bool skip_sensors) const;
+
+  // Potential and kinetic energy of the current state into d.energy (needs Forward's position
+  // and velocity stages). Computed automatically in Forward when the energy flag is enabled.
+  void ComputeEnergy(Data& d) const;
+
+  // The common end of single-step integrators (the spec's semi-implicit update): act advances
+  // with act_dot (exactly for filterexact, then clamped to actrange), qvel += h qacc, qpos is
+  // integrated with `qvel_for_position` (the new qvel when null), time += h.
+  void Advance(Data& d, const double* act_dot, const double* qacc,
+               const double* qvel_for_position) const;
+
+  void SetControlCallback(ControlCallback callback) { control_ = std::move(callback); }
+
+  // The plugins this engine uses ("integrator euler 1.0.0 /path/libgauss_euler.so", ...).
+  std::vector<PluginInfo> PluginsInUse() const;
+
+  const Integrator& integrator() const;
+
+ private:
+  void PositionStage(Data& d) const;
+  void VelocityStage(Data& d) const;
+  void AccelerationStage(Data& d, bool skip_sensors) const;
+  bool CheckState(Data& d, Warning which, const std::vector<double>& values) const;
+
+  std::shared_ptr<Model> model_;
+  Config config_;
+  ControlCallback control_;
+  struct Plugins;
+  std::unique_ptr<Plugins> plugins_;
+};
+
+}  // namespace gauss

@@ -1,0 +1,235 @@
+// The compiled model: immutable after compilation, struct-of-arrays per element kind.
+//
+// Field names follow the MuJoCo conventions (body_, jnt_, dof_, geom_, site_, actuator_,
+// tendon_, eq_, sensor_ prefixes) so that a reader of the Computation chapter navigates at
+// once. Each array's shape is given in its comment; "(n x k)" arrays are row-major, k values per
+// element. Index 0 of the bodies is the world body.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gauss/options.h"
+#include "gauss/types.h"
+
+namespace gauss {
+
+struct Model {
+  // ---------------------------------------------------------------- sizes
+  int nq = 0;        // number of generalized coordinates
+  int nv = 0;        // number of degrees of freedom
+  int nu = 0;        // number of actuators
+  int na = 0;        // number of activation states
+  int nbody = 0;     // number of bodies, including the world body
+  int njnt = 0;      // number of joints
+  int ngeom = 0;     // number of geoms
+  int nsite = 0;     // number of sites
+  int nmocap = 0;    // number of mocap bodies
+  int neq = 0;       // number of equality constraints
+  int ntendon = 0;   // number of tendons
+  int nwrap = 0;     // number of tendon path elements
+  int nsensor = 0;   // number of sensors
+  int nsensordata = 0;
+  int npair = 0;     // number of explicit contact pairs
+  int nexclude = 0;  // number of excluded body pairs
+  int nkey = 0;      // number of keyframes
+  int nnumeric = 0;  // number of <custom><numeric> entries
+  int nM = 0;        // nonzeros of the tree-sparse inertia matrix (lower triangle)
+  int nconmax = 0;   // contact buffer size (from <size nconmax>, or derived)
+  int njmax = 0;     // constraint row buffer size (from <size njmax>, or derived)
+
+  std::string name;         // <mujoco model="...">
+  std::string source_file;  // path of the top-level MJCF file ("" when loaded from a string)
+
+  Options opt;
+
+  // ---------------------------------------------------------------- default pose
+  std::vector<double> qpos0;        // (nq) reference configuration
+  std::vector<double> qpos_spring;  // (nq) spring reference configuration
+
+  // ---------------------------------------------------------------- bodies
+  std::vector<int> body_parentid;    // (nbody) parent body; the world's parent is itself (0)
+  std::vector<int> body_rootid;      // (nbody) child-of-world ancestor (0 for the world)
+  std::vector<int> body_weldid;      // (nbody) nearest ancestor-or-self with joints (0: world)
+  std::vector<int> body_mocapid;     // (nbody) index into mocap arrays, -1 if not mocap
+  std::vector<int> body_jntnum;      // (nbody) number of joints
+  std::vector<int> body_jntadr;      // (nbody) first joint, -1 if none
+  std::vector<int> body_dofnum;      // (nbody) number of dofs
+  std::vector<int> body_dofadr;      // (nbody) first dof, -1 if none
+  std::vector<int> body_geomnum;     // (nbody)
+  std::vector<int> body_geomadr;     // (nbody) -1 if none
+  std::vector<double> body_pos;      // (nbody x 3) frame position in parent frame
+  std::vector<double> body_quat;     // (nbody x 4) frame orientation in parent frame (w,x,y,z)
+  std::vector<double> body_ipos;     // (nbody x 3) center of mass in body frame
+  std::vector<double> body_iquat;    // (nbody x 4) principal inertia axes in body frame
+  std::vector<double> body_mass;     // (nbody)
+  std::vector<double> body_subtreemass;  // (nbody) mass of the subtree rooted at the body
+  std::vector<double> body_inertia;  // (nbody x 3) principal moments about the com
+  std::vector<double> body_invweight0;   // (nbody x 2) mean inverse inertia at qpos0 (trn, rot)
+  std::vector<double> body_gravcomp;     // (nbody) gravity compensation fraction
+  std::vector<std::string> body_name;    // (nbody)
+
+  // ---------------------------------------------------------------- joints
+  std::vector<JointType> jnt_type;   // (njnt)
+  std::vector<int> jnt_qposadr;      // (njnt) first qpos index
+  std::vector<int> jnt_dofadr;       // (njnt) first dof index
+  std::vector<int> jnt_bodyid;       // (njnt)
+  std::vector<int> jnt_group;        // (njnt)
+  std::vector<unsigned char> jnt_limited;  // (njnt)
+  std::vector<double> jnt_solref;    // (njnt x kNRef) limit
+  std::vector<double> jnt_solimp;    // (njnt x kNImp) limit
+  std::vector<double> jnt_pos;       // (njnt x 3) anchor in body frame
+  std::vector<double> jnt_axis;      // (njnt x 3) unit axis in body frame ((0,0,1) for ball/free)
+  std::vector<double> jnt_stiffness; // (njnt)
+  std::vector<double> jnt_range;     // (njnt x 2) limits (radians for hinge/ball)
+  std::vector<double> jnt_margin;    // (njnt) limit activation margin
+  std::vector<std::string> jnt_name; // (njnt)
+
+  // ---------------------------------------------------------------- dofs
+  std::vector<int> dof_bodyid;          // (nv)
+  std::vector<int> dof_jntid;           // (nv)
+  std::vector<int> dof_parentid;        // (nv) parent dof in the kinematic tree, -1 if none
+  std::vector<int> dof_Madr;            // (nv) address of the diagonal element in qM
+  std::vector<double> dof_solref;       // (nv x kNRef) friction loss
+  std::vector<double> dof_solimp;       // (nv x kNImp) friction loss
+  std::vector<double> dof_frictionloss; // (nv)
+  std::vector<double> dof_armature;     // (nv)
+  std::vector<double> dof_damping;      // (nv)
+  std::vector<double> dof_invweight0;   // (nv) diagonal of inv(M) at qpos0
+
+  // ---------------------------------------------------------------- geoms
+  std::vector<GeomType> geom_type;      // (ngeom)
+  std::vector<int> geom_contype;        // (ngeom)
+  std::vector<int> geom_conaffinity;    // (ngeom)
+  std::vector<int> geom_condim;         // (ngeom) 1, 3, 4 or 6
+  std::vector<int> geom_bodyid;         // (ngeom)
+  std::vector<int> geom_dataid;         // (ngeom) mesh / hfield id, -1 if none
+  std::vector<int> geom_group;          // (ngeom)
+  std::vector<int> geom_priority;       // (ngeom)
+  std::vector<double> geom_solmix;      // (ngeom)
+  std::vector<double> geom_solref;      // (ngeom x kNRef)
+  std::vector<double> geom_solimp;      // (ngeom x kNImp)
+  std::vector<double> geom_size;        // (ngeom x 3)
+  std::vector<double> geom_rbound;      // (ngeom) bounding-sphere radius (0 for planes)
+  std::vector<double> geom_pos;         // (ngeom x 3) in body frame
+  std::vector<double> geom_quat;        // (ngeom x 4) in body frame
+  std::vector<double> geom_friction;    // (ngeom x 3) sliding, torsional, rolling
+  std::vector<double> geom_margin;      // (ngeom)
+  std::vector<double> geom_gap;         // (ngeom)
+  std::vector<double> geom_rgba;        // (ngeom x 4)
+  std::vector<std::string> geom_name;   // (ngeom)
+
+  // ---------------------------------------------------------------- sites
+  std::vector<int> site_type;           // (nsite) a GeomType value
+  std::vector<int> site_bodyid;         // (nsite)
+  std::vector<double> site_size;        // (nsite x 3)
+  std::vector<double> site_pos;         // (nsite x 3) in body frame
+  std::vector<double> site_quat;        // (nsite x 4) in body frame
+  std::vector<std::string> site_name;   // (nsite)
+
+  // ---------------------------------------------------------------- actuators
+  // Compiled from every MJCF actuator shortcut into the <general> form.
+  std::vector<TrnType> actuator_trntype;     // (nu)
+  std::vector<DynType> actuator_dyntype;     // (nu)
+  std::vector<GainType> actuator_gaintype;   // (nu)
+  std::vector<BiasType> actuator_biastype;   // (nu)
+  std::vector<int> actuator_trnid;           // (nu x 2) target id(s); second for slidercrank/refsite
+  std::vector<int> actuator_actadr;          // (nu) first activation, -1 if stateless
+  std::vector<int> actuator_actnum;          // (nu) number of activations
+  std::vector<unsigned char> actuator_ctrllimited;   // (nu)
+  std::vector<unsigned char> actuator_forcelimited;  // (nu)
+  std::vector<unsigned char> actuator_actlimited;    // (nu)
+  std::vector<unsigned char> actuator_actearly;      // (nu) force from the next activation
+  std::vector<double> actuator_dynprm;       // (nu x kNDyn)
+  std::vector<double> actuator_gainprm;      // (nu x kNGain)
+  std::vector<double> actuator_biasprm;      // (nu x kNBias)
+  std::vector<double> actuator_ctrlrange;    // (nu x 2)
+  std::vector<double> actuator_forcerange;   // (nu x 2)
+  std::vector<double> actuator_actrange;     // (nu x 2)
+  std::vector<double> actuator_gear;         // (nu x 6)
+  std::vector<double> actuator_cranklength;  // (nu)
+  std::vector<double> actuator_lengthrange;  // (nu x 2)
+  std::vector<std::string> actuator_plugin;  // (nu) name of the ActuatorDynamics plugin
+  std::vector<std::string> actuator_name;    // (nu)
+
+  // ---------------------------------------------------------------- tendons
+  std::vector<int> tendon_adr;               // (ntendon) first wrap element
+  std::vector<int> tendon_num;               // (ntendon) number of wrap elements
+  std::vector<unsigned char> tendon_limited; // (ntendon)
+  std::vector<double> tendon_solref_lim;     // (ntendon x kNRef)
+  std::vector<double> tendon_solimp_lim;     // (ntendon x kNImp)
+  std::vector<double> tendon_solref_fri;     // (ntendon x kNRef)
+  std::vector<double> tendon_solimp_fri;     // (ntendon x kNImp)
+  std::vector<double> tendon_range;          // (ntendon x 2)
+  std::vector<double> tendon_margin;         // (ntendon)
+  std::vector<double> tendon_stiffness;      // (ntendon)
+  std::vector<double> tendon_damping;        // (ntendon)
+  std::vector<double> tendon_frictionloss;   // (ntendon)
+  std::vector<double> tendon_lengthspring;   // (ntendon)
+  std::vector<std::string> tendon_name;      // (ntendon)
+  std::vector<WrapType> wrap_type;           // (nwrap)
+  std::vector<int> wrap_objid;               // (nwrap) joint, site or geom id
+  std::vector<double> wrap_prm;              // (nwrap) joint coef, pulley divisor, side site id
+
+  // ---------------------------------------------------------------- equality constraints
+  std::vector<EqType> eq_type;               // (neq)
+  std::vector<int> eq_obj1id;                // (neq)
+  std::vector<int> eq_obj2id;                // (neq) -1 if none
+  std::vector<unsigned char> eq_active0;     // (neq) initial active state
+  std::vector<double> eq_solref;             // (neq x kNRef)
+  std::vector<double> eq_solimp;             // (neq x kNImp)
+  std::vector<double> eq_data;               // (neq x 11) type-specific data
+  std::vector<std::string> eq_name;          // (neq)
+
+  // ---------------------------------------------------------------- explicit contact pairs
+  std::vector<int> pair_geom1;               // (npair)
+  std::vector<int> pair_geom2;               // (npair)
+  std::vector<int> pair_condim;              // (npair)
+  std::vector<double> pair_solref;           // (npair x kNRef)
+  std::vector<double> pair_solimp;           // (npair x kNImp)
+  std::vector<double> pair_margin;           // (npair)
+  std::vector<double> pair_gap;              // (npair)
+  std::vector<double> pair_friction;         // (npair x 5)
+  std::vector<int> exclude_body1;            // (nexclude)
+  std::vector<int> exclude_body2;            // (nexclude)
+
+  // ---------------------------------------------------------------- sensors
+  std::vector<std::string> sensor_type;      // (nsensor) MJCF element name, e.g. "jointpos"
+  std::vector<ObjType> sensor_objtype;       // (nsensor)
+  std::vector<int> sensor_objid;             // (nsensor)
+  std::vector<ObjType> sensor_reftype;       // (nsensor)
+  std::vector<int> sensor_refid;             // (nsensor) -1 if none
+  std::vector<int> sensor_dim;               // (nsensor)
+  std::vector<int> sensor_adr;               // (nsensor) address in sensordata
+  std::vector<Stage> sensor_needstage;       // (nsensor)
+  std::vector<double> sensor_cutoff;         // (nsensor)
+  std::vector<double> sensor_noise;          // (nsensor)
+  std::vector<std::string> sensor_plugin;    // (nsensor) name of the Sensor plugin
+  std::vector<std::string> sensor_name;      // (nsensor)
+
+  // ---------------------------------------------------------------- keyframes and custom data
+  std::vector<double> key_time;              // (nkey)
+  std::vector<double> key_qpos;              // (nkey x nq)
+  std::vector<double> key_qvel;              // (nkey x nv)
+  std::vector<double> key_act;               // (nkey x na)
+  std::vector<double> key_ctrl;              // (nkey x nu)
+  std::vector<std::string> key_name;         // (nkey)
+  std::vector<std::string> numeric_name;     // (nnumeric)
+  std::vector<int> numeric_adr;              // (nnumeric)
+  std::vector<int> numeric_size;             // (nnumeric)
+  std::vector<double> numeric_data;          // (sum of numeric_size)
+
+  // ---------------------------------------------------------------- derived statistics
+  double stat_meaninertia = 1;  // mean diagonal of M at qpos0 (solver scaling)
+  double stat_meanmass = 1;
+  double stat_extent = 1;
+
+  // Look up an element id by name; -1 if absent.
+  int BodyId(const std::string& name) const;
+  int JointId(const std::string& name) const;
+  int GeomId(const std::string& name) const;
+  int SiteId(const std::string& name) const;
+  int ActuatorId(const std::string& name) const;
+};
+
+}  // namespace gauss

@@ -1,0 +1,78 @@
+// Plugin discovery and instantiation on Boost.DLL.
+//
+// Search order (first match of a (kind, name) wins only if it is unique; the same name in two
+// different files is an error naming both files):
+//   1. directories added with AddSearchPath (plugins.paths from YAML), in order;
+//   2. GAUSS_PLUGIN_PATH (colon-separated);
+//   3. the build tree's plugin directory (compiled in), when it exists;
+//   4. the install prefix's plugin directory (compiled in), when it exists.
+// Each shared object's sections are listed with boost::dll::library_info before it is loaded; a
+// library is loaded only when one of its plugins is requested. Loaded libraries stay loaded for
+// the life of the process; instances keep their library alive.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gauss/plugin.h"
+
+namespace gauss {
+
+// A plugin found on disk (not necessarily loaded).
+struct PluginInfo {
+  PluginKind kind;
+  std::string name;
+  std::string file;     // absolute path of the shared object
+  std::string version;  // filled once loaded ("" before)
+  std::string description;
+};
+
+// An instance together with the library that holds its code.
+template <class T>
+struct PluginInstance {
+  std::shared_ptr<void> library;  // keeps the shared object loaded
+  std::unique_ptr<T> instance;    // destroyed before `library` (declaration order)
+  PluginInfo info;
+};
+
+class PluginRegistry {
+ public:
+  // Builds a registry with the default search path (GAUSS_PLUGIN_PATH, build tree, install).
+  PluginRegistry();
+  ~PluginRegistry();
+  PluginRegistry(const PluginRegistry&) = delete;
+  PluginRegistry& operator=(const PluginRegistry&) = delete;
+
+  // Adds a directory searched before the defaults. Rescans on the next query.
+  void AddSearchPath(const std::string& directory);
+  // The directories searched, in order, with the reason each was added.
+  std::vector<std::string> SearchPaths() const;
+
+  // Every plugin found, loading each library to read versions (used by `gauss plugins`).
+  std::vector<PluginInfo> List();
+
+  // Loads the named plugin and creates an instance. Throws gauss::Error listing the requested
+  // name, every directory searched and why each candidate was rejected (wrong kind, ABI
+  // mismatch, duplicate, not a Gauss plugin).
+  std::unique_ptr<Plugin> CreateRaw(PluginKind kind, const std::string& name, PluginInfo* info);
+
+  template <class T>
+  PluginInstance<T> Create(PluginKind kind, const std::string& name) {
+    PluginInstance<T> out;
+    std::unique_ptr<Plugin> raw = CreateRaw(kind, name, &out.info);
+    out.library = LibraryHandle(out.info.file);
+    out.instance.reset(static_cast<T*>(raw.release()));
+    return out;
+  }
+
+  // Names of the plugins of one kind that were found (for error messages and help).
+  std::vector<std::string> Names(PluginKind kind);
+
+ private:
+  std::shared_ptr<void> LibraryHandle(const std::string& file);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gauss

@@ -1,0 +1,26 @@
+// Operations on the tree-sparse joint-space inertia matrix.
+//
+// Storage: M is symmetric and M(i, j) can be nonzero only when one of the dofs i, j is an
+// ancestor of the other in the kinematic tree. Row i of the lower triangle is stored at
+// dof_Madr[i] as [M(i,i), M(i,p(i)), M(i,p(p(i))), ...] following dof_parentid, nM values in all.
+//
+// Factorization M = L' D L with L unit lower-triangular and the same sparsity (no fill-in,
+// because eliminating a leaf only updates its ancestors). In the factored array the diagonal
+// slots hold D and the off-diagonal slots hold L.
+#pragma once
+
+#include "gauss/model.h"
+
+namespace gauss {
+
+// mat (nM): M on input, its L'DL factor on output; diag_inv (nv) = 1/D. Returns the index of
+// the first dof whose pivot is not positive (the factor is then unusable), or -1 on success.
+int FactorLTDL(const Model& m, double* mat, double* diag_inv);
+
+// x (nv): y on input, M^-1 y on output, given the factor (LD, diag_inv) from FactorLTDL.
+void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x);
+
+// y = M x for the tree-sparse M (not factored). x and y must not alias.
+void MulTreeSparse(const Model& m, const double* M, const double* x, double* y);
+
+}  // namespace gauss

@@ -1,0 +1,98 @@
+// Sizing and resetting Data. Every array is listed once, in ForEachArray, so allocation and
+// reset cannot drift apart.
+#include "data_alloc.h"
+
+#include <algorithm>
+
+namespace gauss {
+namespace {
+
+// Calls fn(array, size) for every double array of Data with its size for model m.
+template <class Fn>
+void ForEachArray(const Model& m, Data& d, Fn&& fn) {
+  const int nb = m.nbody;
+  fn(d.qpos, m.nq);
+  fn(d.qvel, m.nv);
+  fn(d.act, m.na);
+  fn(d.qacc_warmstart, m.nv);
+  fn(d.ctrl, m.nu);
+  fn(d.qfrc_applied, m.nv);
+  fn(d.xfrc_applied, 6 * nb);
+  fn(d.mocap_pos, 3 * m.nmocap);
+  fn(d.mocap_quat, 4 * m.nmocap);
+  fn(d.qacc, m.nv);
+  fn(d.act_dot, m.na);
+  fn(d.sensordata, m.nsensordata);
+  fn(d.xpos, 3 * nb);
+  fn(d.xquat, 4 * nb);
+  fn(d.xmat, 9 * nb);
+  fn(d.xipos, 3 * nb);
+  fn(d.ximat, 9 * nb);
+  fn(d.xanchor, 3 * m.njnt);
+  fn(d.xaxis, 3 * m.njnt);
+  fn(d.geom_xpos, 3 * m.ngeom);
+  fn(d.geom_xmat, 9 * m.ngeom);
+  fn(d.site_xpos, 3 * m.nsite);
+  fn(d.site_xmat, 9 * m.nsite);
+  fn(d.subtree_com, 3 * nb);
+  fn(d.cdof, 6 * m.nv);
+  fn(d.cinert, 10 * nb);
+  fn(d.crb, 10 * nb);
+  fn(d.qM, m.nM);
+  fn(d.qLD, m.nM);
+  fn(d.qLDiagInv, m.nv);
+  fn(d.qLDiagSqrtInv, m.nv);
+  fn(d.cvel, 6 * nb);
+  fn(d.cdof_dot, 6 * m.nv);
+  fn(d.qfrc_bias, m.nv);
+  fn(d.qfrc_passive, m.nv);
+  fn(d.actuator_length, m.nu);
+  fn(d.actuator_velocity, m.nu);
+  fn(d.actuator_moment, m.nu * m.nv);
+  fn(d.actuator_force, m.nu);
+  fn(d.qfrc_actuator, m.nv);
+  fn(d.qfrc_smooth, m.nv);
+  fn(d.qacc_smooth, m.nv);
+  fn(d.qfrc_constraint, m.nv);
+  fn(d.qfrc_inverse, m.nv);
+  fn(d.cacc, 6 * nb);
+  fn(d.cfrc_int, 6 * nb);
+  fn(d.cfrc_ext, 6 * nb);
+}
+
+}  // namespace
+
+std::size_t ScratchSize(const Model& m) {
+  // RK4 keeps 4 stages of (qvel, qacc, act_dot) plus the saved state; the Euler integrator a
+  // copy of M; energy and applied forces a few nv vectors.
+  const std::size_t nv = m.nv, nq = m.nq, na = m.na, nM = m.nM;
+  return 256 + 2 * nM + 32 * nv + 4 * nq + 16 * na + 12 * static_cast<std::size_t>(m.nbody);
+}
+
+void AllocateData(const Model& m, Data& d) {
+  ForEachArray(m, d, [](std::vector<double>& a, int n) { a.assign(std::max(n, 0), 0.0); });
+  d.eq_active.assign(m.neq, 0);
+  d.arena.Reserve(ScratchSize(m));
+  ResetData(m, d);
+}
+
+void ResetData(const Model& m, Data& d) {
+  ForEachArray(m, d, [](std::vector<double>& a, int) { std::fill(a.begin(), a.end(), 0.0); });
+  std::copy(m.qpos0.begin(), m.qpos0.end(), d.qpos.begin());
+  for (int b = 0; b < m.nbody; ++b) {
+    const int id = m.body_mocapid[b];
+    if (id < 0) continue;
+    std::copy_n(m.body_pos.begin() + 3 * b, 3, d.mocap_pos.begin() + 3 * id);
+    std::copy_n(m.body_quat.begin() + 4 * b, 4, d.mocap_quat.begin() + 4 * id);
+  }
+  std::copy(m.eq_active0.begin(), m.eq_active0.end(), d.eq_active.begin());
+  d.time = 0;
+  d.energy = {0, 0};
+  d.warning_count.fill(0);
+  d.warning_index.fill(0);
+  d.solver_iter = 0;
+  d.ncon = 0;
+  d.nefc = 0;
+}
+
+}  // namespace gauss

@@ -1,0 +1,21 @@
+// Sizing and resetting Data for a Model (used by Engine::MakeData and Engine::Reset).
+#pragma once
+
+#include "gauss/data.h"
+#include "gauss/model.h"
+
+namespace gauss {
+
+// Sizes every array of `d` for `m` (values zero) and reserves the scratch arena.
+void AllocateData(const Model& m, Data& d);
+
+// State back to the model's reference: qpos0, zero velocity/activation/inputs/warmstart, mocap
+// bodies at their model pose, equality constraints at their initial activity, time 0, every
+// derived quantity and warning counter zero.
+void ResetData(const Model& m, Data& d);
+
+// Number of doubles the scratch arena needs for one step of `m` (worst case over stages and
+// built-in plugins).
+std::size_t ScratchSize(const Model& m);
+
+}  // namespace gauss

@@ -1,0 +1,191 @@
+// The pipeline driver: Forward() and Step() read like the spec's "Simulation pipeline" list,
+// one line per stage. Plugin calls are marked [plugin].
+#include "gauss/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "actuation.h"
+#include "data_alloc.h"
+#include "engine_plugins.h"
+#include "gauss/actuator.h"
+#include "gauss/error.h"
+#include "gauss/integrate.h"
+#include "gauss/integrator.h"
+#include "gauss/sparse_inertia.h"
+#include "pipeline.h"
+
+namespace gauss {
+
+Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginRegistry* registry)
+    : model_(std::make_shared<Model>(*model)), config_(config) {
+  ApplyConfig(config_, model_->opt);
+  CheckSupported(*model_);
+  plugins_ = std::make_unique<Plugins>(*model_, config_, registry);
+}
+
+Engine::~Engine() = default;
+
+Data Engine::MakeData() const {
+  Data d;
+  AllocateData(*model_, d);
+  return d;
+}
+
+void Engine::Reset(Data& d) const { ResetData(*model_, d); }
+
+void Engine::ResetToKeyframe(Data& d, int key) const {
+  const Model& m = *model_;
+  if (key < 0 || key >= m.nkey) {
+    throw Error("keyframe " + std::to_string(key) + " does not exist (the model has " +
+                std::to_string(m.nkey) + ")");
+  }
+  ResetData(m, d);
+  d.time = m.key_time[key];
+  std::copy_n(m.key_qpos.begin() + key * m.nq, m.nq, d.qpos.begin());
+  std::copy_n(m.key_qvel.begin() + key * m.nv, m.nv, d.qvel.begin());
+  std::copy_n(m.key_act.begin() + key * m.na, m.na, d.act.begin());
+  std::copy_n(m.key_ctrl.begin() + key * m.nu, m.nu, d.ctrl.begin());
+}
+
+// ---------------------------------------------------------------- forward dynamics
+
+void Engine::Forward(Data& d) const { ForwardSkip(d, Stage::kNone, false); }
+
+void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
+  if (skip == Stage::kNone) PositionStage(d);
+  if (skip == Stage::kNone || skip == Stage::kPosition) VelocityStage(d);
+  if (control_) control_(*model_, d);
+  AccelerationStage(d, skip_sensors);
+}
+
+// Stages 2-12: everything that depends on qpos only.
+void Engine::PositionStage(Data& d) const {
+  const Model& m = *model_;
+  Kinematics(m, d);            //  2. body, joint, geom and site poses
+  ComPosition(m, d);           //  3. subtree com, cinert, cdof
+  CompositeInertia(m, d);      //  6. qM by the composite rigid-body algorithm
+  FactorInertia(m, d);         //  7. qLD = L'DL factor of qM
+  Transmission(m, d);          // 10. actuator lengths and moment arms
+  if (m.opt.Enabled(kEnableEnergy)) PotentialEnergy(m, d);  // 12.
+}
+
+// Stages 13-18: everything that depends on qpos and qvel.
+void Engine::VelocityStage(Data& d) const {
+  const Model& m = *model_;
+  ActuatorVelocity(m, d);                                  // 13. actuator velocities
+  ComVelocity(m, d);                                       // 14. cvel, cdof_dot
+  PassiveForces(m, d);                                     // 15. springs, dampers
+  if (m.opt.Enabled(kEnableEnergy)) KineticEnergy(m, d);   // 16.
+  RecursiveNewtonEuler(m, d, false, d.qfrc_bias.data());   // 18. bias force c(q, v)
+}
+
+// Stages 19-22: actuation, smooth acceleration, constraint forces.
+void Engine::AccelerationStage(Data& d, bool /*skip_sensors*/) const {
+  const Model& m = *model_;
+  ArenaScope scope(d.arena);
+
+  // 19. actuation [plugin: ActuatorDynamics]
+  std::fill(d.act_dot.begin(), d.act_dot.end(), 0.0);
+  std::fill(d.actuator_force.begin(), d.actuator_force.end(), 0.0);
+  if (m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
+    double* ctrl = d.arena.Doubles(m.nu);
+    ClampControls(m, d, ctrl);
+    for (const auto& group : plugins_->actuator_groups) {
+      group.plugin->Compute(m, d, ctrl, group.ids.data(), static_cast<int>(group.ids.size()));
+    }
+  }
+  ActuatorToJointForces(m, d);
+
+  // 20. smooth acceleration: qacc_smooth = M^-1 (passive - bias + applied + actuator + J'xfrc)
+  for (int i = 0; i < m.nv; ++i) {
+    d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i] + d.qfrc_actuator[i];
+  }
+  AddCartesianForces(m, d, d.xfrc_applied.data(), d.qfrc_smooth.data());
+  std::copy(d.qfrc_smooth.begin(), d.qfrc_smooth.end(), d.qacc_smooth.begin());
+  SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data());
+
+  // 21. constraint forces: the model has no active constraint rows (CheckSupported refuses
+  //     constraints until the solver plugins exist), so the acceleration is the smooth one
+  std::fill(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), 0.0);
+  std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
+  d.solver_iter = 0;
+  d.ncon = 0;
+  d.nefc = 0;
+  // the solver's warmstart for the next evaluation is this acceleration
+  std::copy(d.qacc.begin(), d.qacc.end(), d.qacc_warmstart.begin());
+}
+
+void Engine::ComputeEnergy(Data& d) const {
+  PotentialEnergy(*model_, d);
+  KineticEnergy(*model_, d);
+}
+
+// ---------------------------------------------------------------- time stepping
+
+// True (and the data reset, the warning counted) when a value is NaN or beyond kMaxVal.
+bool Engine::CheckState(Data& d, Warning which, const std::vector<double>& values) const {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = values[i];
+    if (std::isfinite(v) && std::fabs(v) <= kMaxVal) continue;
+    ResetData(*model_, d);
+    ++d.warning_count[static_cast<int>(which)];
+    d.warning_index[static_cast<int>(which)] = static_cast<int>(i);
+    return true;
+  }
+  return false;
+}
+
+void Engine::Step(Data& d) const {
+  CheckState(d, Warning::kBadQpos, d.qpos);   //  1. divergence checks
+  CheckState(d, Warning::kBadQvel, d.qvel);
+  Forward(d);                                  //  2-22.
+  if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
+  plugins_->integrator.instance->Integrate(*this, d);        // 25. [plugin: Integrator]
+}
+
+void Engine::Step1(Data& d) const {
+  CheckState(d, Warning::kBadQpos, d.qpos);
+  CheckState(d, Warning::kBadQvel, d.qvel);
+  PositionStage(d);
+  VelocityStage(d);
+  if (control_) control_(*model_, d);
+}
+
+void Engine::Step2(Data& d) const {
+  AccelerationStage(d, false);
+  if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);
+  plugins_->integrator.instance->Integrate(*this, d);
+}
+
+void Engine::Advance(Data& d, const double* act_dot, const double* qacc,
+                     const double* qvel_for_position) const {
+  const Model& m = *model_;
+  const double h = m.opt.timestep;
+  // activations: each actuator's plugin knows how to integrate its own dynamics
+  for (const auto& group : plugins_->actuator_groups) {
+    for (int a : group.ids) {
+      const int adr = m.actuator_actadr[a];
+      if (adr < 0) continue;
+      for (int k = adr; k < adr + m.actuator_actnum[a]; ++k) {
+        double act = group.plugin->NextActivation(m, d, a, d.act[k], act_dot[k], h);
+        if (m.actuator_actlimited[a]) {
+          act = std::clamp(act, m.actuator_actrange[2 * a], m.actuator_actrange[2 * a + 1]);
+        }
+        d.act[k] = act;
+      }
+    }
+  }
+  for (int i = 0; i < m.nv; ++i) d.qvel[i] += h * qacc[i];
+  IntegratePosition(m, d.qpos.data(), qvel_for_position ? qvel_for_position : d.qvel.data(), h);
+  d.time += h;
+}
+
+// ---------------------------------------------------------------- plugins
+
+const Integrator& Engine::integrator() const { return *plugins_->integrator.instance; }
+
+std::vector<PluginInfo> Engine::PluginsInUse() const { return plugins_->InUse(); }
+
+}  // namespace gauss

@@ -1,0 +1,93 @@
+// Joint-space inertia (spec stages 6 and 7): the composite rigid-body algorithm into the
+// tree-sparse matrix qM, and its L'DL factorization.
+#include "inertia.h"
+
+#include <cmath>
+
+#include "gauss/math.h"
+#include "gauss/sparse_inertia.h"
+#include "pipeline.h"
+
+namespace gauss {
+
+using namespace math;
+
+void SetBodyInertia(double* cinert, const double* rot, const double* diag, double mass,
+                    const double* offset) {
+  // rotational inertia about the center of mass: R diag(d) R'
+  auto central = [&](int a, int b) {
+    return rot[3 * a] * diag[0] * rot[3 * b] + rot[3 * a + 1] * diag[1] * rot[3 * b + 1] +
+           rot[3 * a + 2] * diag[2] * rot[3 * b + 2];
+  };
+  const double cc = Dot3(offset, offset);
+  // shift to the reference point: + m (|c|^2 E - c c')
+  cinert[0] = central(0, 0) + mass * (cc - offset[0] * offset[0]);
+  cinert[1] = central(1, 1) + mass * (cc - offset[1] * offset[1]);
+  cinert[2] = central(2, 2) + mass * (cc - offset[2] * offset[2]);
+  cinert[3] = central(0, 1) - mass * offset[0] * offset[1];
+  cinert[4] = central(0, 2) - mass * offset[0] * offset[2];
+  cinert[5] = central(1, 2) - mass * offset[1] * offset[2];
+  cinert[6] = mass * offset[0];
+  cinert[7] = mass * offset[1];
+  cinert[8] = mass * offset[2];
+  cinert[9] = mass;
+}
+
+void MulInertiaVec(double* res, const double* cinert, const double* vec) {
+  const double* w = vec;
+  const double* v = vec + 3;
+  const double* mc = cinert + 6;
+  const double m = cinert[9];
+  double t[3];
+  // angular: I w + m c x v
+  res[0] = cinert[0] * w[0] + cinert[3] * w[1] + cinert[4] * w[2];
+  res[1] = cinert[3] * w[0] + cinert[1] * w[1] + cinert[5] * w[2];
+  res[2] = cinert[4] * w[0] + cinert[5] * w[1] + cinert[2] * w[2];
+  Cross3(t, mc, v);
+  AddTo3(res, t);
+  // linear: m v - m c x w
+  Cross3(t, mc, w);
+  res[3] = m * v[0] - t[0];
+  res[4] = m * v[1] - t[1];
+  res[5] = m * v[2] - t[2];
+}
+
+// (cinert, cdof) => (crb, qM)
+void CompositeInertia(const Model& m, Data& d) {
+  // 1. composite inertias: each body plus its subtree, accumulated from the leaves. Trees are
+  //    never merged into the world body (they use different reference points).
+  for (int i = 0; i < 10 * m.nbody; ++i) d.crb[i] = d.cinert[i];
+  for (int b = m.nbody - 1; b > 0; --b) {
+    const int parent = m.body_parentid[b];
+    if (parent == 0) continue;
+    for (int k = 0; k < 10; ++k) d.crb[10 * parent + k] += d.crb[10 * b + k];
+  }
+
+  // 2. M(i, j) = cdof_j' crb(body of i) cdof_i for j = i and every ancestor dof of i: the
+  //    force needed to accelerate dof i, projected on the dofs that carry it.
+  for (int i = 0; i < m.nv; ++i) {
+    double force[6];
+    MulInertiaVec(force, d.crb.data() + 10 * m.dof_bodyid[i], d.cdof.data() + 6 * i);
+    int adr = m.dof_Madr[i];
+    for (int j = i; j >= 0; j = m.dof_parentid[j]) {
+      const double* cdof_j = d.cdof.data() + 6 * j;
+      double dot = 0;
+      for (int c = 0; c < 6; ++c) dot += cdof_j[c] * force[c];
+      d.qM[adr++] = dot;
+    }
+    d.qM[m.dof_Madr[i]] += m.dof_armature[i];
+  }
+}
+
+// qM => (qLD, qLDiagInv, qLDiagSqrtInv)
+void FactorInertia(const Model& m, Data& d) {
+  for (int i = 0; i < m.nM; ++i) d.qLD[i] = d.qM[i];
+  const int bad = FactorLTDL(m, d.qLD.data(), d.qLDiagInv.data());
+  if (bad >= 0) {
+    ++d.warning_count[static_cast<int>(Warning::kInertia)];
+    d.warning_index[static_cast<int>(Warning::kInertia)] = bad;
+  }
+  for (int i = 0; i < m.nv; ++i) d.qLDiagSqrtInv[i] = std::sqrt(d.qLDiagInv[i]);
+}
+
+}  // namespace gauss

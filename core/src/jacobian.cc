@@ -1,0 +1,64 @@
+// Jacobians of points attached to bodies, and the projection of Cartesian forces on the dofs.
+#include "gauss/math.h"
+#include "pipeline.h"
+
+namespace gauss {
+
+using namespace math;
+
+namespace {
+
+// The last dof that moves `body` (its own, or its nearest moving ancestor's), -1 if none.
+int LastDof(const Model& m, int body) {
+  while (body > 0 && m.body_dofnum[body] == 0) body = m.body_parentid[body];
+  return body > 0 ? m.body_dofadr[body] + m.body_dofnum[body] - 1 : -1;
+}
+
+}  // namespace
+
+// (cdof, subtree_com) => (jacp, jacr): column i is the velocity of the point (and the angular
+// velocity of the body) per unit velocity of dof i; zero for dofs that do not move the body.
+void PointJacobian(const Model& m, const Data& d, int body, const double* point, double* jacp,
+                   double* jacr) {
+  if (jacp) for (int i = 0; i < 3 * m.nv; ++i) jacp[i] = 0;
+  if (jacr) for (int i = 0; i < 3 * m.nv; ++i) jacr[i] = 0;
+  double offset[3];
+  Sub3(offset, point, d.subtree_com.data() + 3 * m.body_rootid[body]);
+  for (int i = LastDof(m, body); i >= 0; i = m.dof_parentid[i]) {
+    const double* cdof = d.cdof.data() + 6 * i;
+    if (jacr) {
+      for (int r = 0; r < 3; ++r) jacr[r * m.nv + i] = cdof[r];
+    }
+    if (jacp) {
+      // velocity of the point = velocity of the reference point + w x (point - reference)
+      double lin[3];
+      Cross3(lin, cdof, offset);
+      AddTo3(lin, cdof + 3);
+      for (int r = 0; r < 3; ++r) jacp[r * m.nv + i] = lin[r];
+    }
+  }
+}
+
+// (xfrc, xipos, cdof, subtree_com) => qfrc += J' [force; torque] of every body's wrench at its
+// center of mass
+void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, double* qfrc) {
+  for (int b = 1; b < m.nbody; ++b) {
+    const double* force = xfrc + 6 * b;
+    const double* torque = force + 3;
+    if (force[0] == 0 && force[1] == 0 && force[2] == 0 && torque[0] == 0 && torque[1] == 0 &&
+        torque[2] == 0) {
+      continue;
+    }
+    double offset[3];
+    Sub3(offset, d.xipos.data() + 3 * b, d.subtree_com.data() + 3 * m.body_rootid[b]);
+    for (int i = LastDof(m, b); i >= 0; i = m.dof_parentid[i]) {
+      const double* cdof = d.cdof.data() + 6 * i;
+      double lin[3];
+      Cross3(lin, cdof, offset);
+      AddTo3(lin, cdof + 3);
+      qfrc[i] += Dot3(lin, force) + Dot3(cdof, torque);
+    }
+  }
+}
+
+}  // namespace gauss

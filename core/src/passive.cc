@@ -1,0 +1,56 @@
+// Passive forces (spec stage 15): joint springs and dampers. Tendon spring-dampers and fluid
+// forces join here with the tendon and fluid models.
+#include "gauss/math.h"
+#include "pipeline.h"
+
+namespace gauss {
+
+using namespace math;
+
+namespace {
+
+// Angular spring displacement of a quaternion from its spring reference, as a rotation vector
+// in the joint's local frame.
+void QuatDisplacement(double* dif, const double* q, const double* q_spring) {
+  double quat[4];
+  Copy4(quat, q);
+  NormalizeQuat(quat);
+  SubQuat(dif, quat, q_spring);
+}
+
+}  // namespace
+
+// (qpos, qvel) => qfrc_passive
+void PassiveForces(const Model& m, Data& d) {
+  for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] = 0;
+  if (m.opt.Disabled(kDisablePassive)) return;
+
+  // springs: -k (q - q_spring), with quaternion differences for ball and free rotations
+  for (int j = 0; j < m.njnt; ++j) {
+    const double k = m.jnt_stiffness[j];
+    if (k == 0) continue;
+    const int q = m.jnt_qposadr[j];
+    const int v = m.jnt_dofadr[j];
+    double dif[3];
+    switch (m.jnt_type[j]) {
+      case JointType::kFree:
+        for (int c = 0; c < 3; ++c) d.qfrc_passive[v + c] -= k * (d.qpos[q + c] - m.qpos_spring[q + c]);
+        QuatDisplacement(dif, d.qpos.data() + q + 3, m.qpos_spring.data() + q + 3);
+        for (int c = 0; c < 3; ++c) d.qfrc_passive[v + 3 + c] -= k * dif[c];
+        break;
+      case JointType::kBall:
+        QuatDisplacement(dif, d.qpos.data() + q, m.qpos_spring.data() + q);
+        for (int c = 0; c < 3; ++c) d.qfrc_passive[v + c] -= k * dif[c];
+        break;
+      case JointType::kSlide:
+      case JointType::kHinge:
+        d.qfrc_passive[v] -= k * (d.qpos[q] - m.qpos_spring[q]);
+        break;
+    }
+  }
+
+  // dampers: -b v per dof
+  for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] -= m.dof_damping[i] * d.qvel[i];
+}
+
+}  // namespace gauss

@@ -1,0 +1,84 @@
+// Model constants computed from the dynamics at the reference configuration qpos0.
+#include "set_constants.h"
+
+#include <vector>
+
+#include "data_alloc.h"
+#include "gauss/sparse_inertia.h"
+#include "pipeline.h"
+
+namespace gauss {
+
+// Model (qpos0) => (dof_invweight0, body_invweight0, stat_meaninertia, stat_meanmass)
+void SetConstants(Model& m) {
+  Data d;
+  AllocateData(m, d);
+  Kinematics(m, d);
+  ComPosition(m, d);
+  CompositeInertia(m, d);
+  FactorInertia(m, d);
+
+  // diagonal of M^-1, one unit solve per dof
+  std::vector<double> inv_diag(m.nv), x(m.nv);
+  for (int i = 0; i < m.nv; ++i) {
+    std::fill(x.begin(), x.end(), 0.0);
+    x[i] = 1;
+    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), x.data());
+    inv_diag[i] = x[i];
+  }
+
+  // dof weights: ball and free rotations (and free translations) share their mean, so that
+  // the weight does not depend on the orientation of the joint frame
+  m.dof_invweight0.assign(m.nv, 0.0);
+  auto mean3 = [&](int adr) { return (inv_diag[adr] + inv_diag[adr + 1] + inv_diag[adr + 2]) / 3; };
+  for (int j = 0; j < m.njnt; ++j) {
+    const int adr = m.jnt_dofadr[j];
+    switch (m.jnt_type[j]) {
+      case JointType::kFree: {
+        const double trn = mean3(adr), rot = mean3(adr + 3);
+        for (int k = 0; k < 3; ++k) m.dof_invweight0[adr + k] = trn;
+        for (int k = 3; k < 6; ++k) m.dof_invweight0[adr + k] = rot;
+        break;
+      }
+      case JointType::kBall: {
+        const double rot = mean3(adr);
+        for (int k = 0; k < 3; ++k) m.dof_invweight0[adr + k] = rot;
+        break;
+      }
+      case JointType::kSlide:
+      case JointType::kHinge:
+        m.dof_invweight0[adr] = inv_diag[adr];
+        break;
+    }
+  }
+
+  // body weights: mean diagonal of the inverse spatial inertia J M^-1 J' at the body's com,
+  // translational and rotational parts separately; zero for bodies welded to the world
+  m.body_invweight0.assign(2 * m.nbody, 0.0);
+  std::vector<double> jac(6 * m.nv), minv_jt(m.nv);
+  for (int b = 1; b < m.nbody; ++b) {
+    if (m.body_weldid[b] == 0) continue;
+    PointJacobian(m, d, b, d.xipos.data() + 3 * b, jac.data(), jac.data() + 3 * m.nv);
+    double diag[6];
+    for (int r = 0; r < 6; ++r) {
+      const double* row = jac.data() + r * m.nv;
+      std::copy(row, row + m.nv, minv_jt.begin());
+      SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), minv_jt.data());
+      double dot = 0;
+      for (int i = 0; i < m.nv; ++i) dot += row[i] * minv_jt[i];
+      diag[r] = dot;
+    }
+    m.body_invweight0[2 * b] = (diag[0] + diag[1] + diag[2]) / 3;
+    m.body_invweight0[2 * b + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+  }
+
+  // statistics used to scale solver tolerances
+  double trace = 0;
+  for (int i = 0; i < m.nv; ++i) trace += d.qM[m.dof_Madr[i]];
+  m.stat_meaninertia = m.nv > 0 ? trace / m.nv : 1;
+  double mass = 0;
+  for (int b = 1; b < m.nbody; ++b) mass += m.body_mass[b];
+  m.stat_meanmass = m.nbody > 1 ? mass / (m.nbody - 1) : 1;
+}
+
+}  // namespace gauss

@@ -1,0 +1,75 @@
+// Factorization, solve and product with the tree-sparse joint-space inertia matrix. See
+// gauss/sparse_inertia.h for the storage layout.
+#include "gauss/sparse_inertia.h"
+
+namespace gauss {
+namespace {
+
+// Number of stored entries in row i: the dof itself plus its ancestors.
+inline int RowLength(const Model& m, int i) {
+  return (i + 1 < m.nv ? m.dof_Madr[i + 1] : m.nM) - m.dof_Madr[i];
+}
+
+}  // namespace
+
+int FactorLTDL(const Model& m, double* mat, double* diag_inv) {
+  // Eliminate dofs from the leaves up (highest index first: a dof's descendants all have larger
+  // indices). Eliminating dof k subtracts M(k,i) M(k,j) / D(k) from M(i,j) for every pair of
+  // ancestors j of i of k. The ancestors of i, starting at i, are exactly the tail of k's row
+  // starting at i's slot, so row i and that tail line up element by element.
+  int bad = -1;
+  for (int k = m.nv - 1; k >= 0; --k) {
+    const int adr_k = m.dof_Madr[k];
+    const int len_k = RowLength(m, k);
+    const double pivot = mat[adr_k];
+    if (!(pivot > 0) && bad < 0) bad = k;
+    const double inv = 1 / pivot;
+    int i = m.dof_parentid[k];
+    for (int a = 1; a < len_k; ++a, i = m.dof_parentid[i]) {
+      const double l_ki = mat[adr_k + a] * inv;
+      double* row_i = mat + m.dof_Madr[i];
+      const double* tail_k = mat + adr_k + a;  // M(k,i), M(k,parent(i)), ... (still unscaled)
+      for (int b = 0; b < len_k - a; ++b) row_i[b] -= l_ki * tail_k[b];
+      mat[adr_k + a] = l_ki;  // store L(k,i) once the unscaled value is no longer needed
+    }
+    diag_inv[k] = inv;
+  }
+  return bad;
+}
+
+void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x) {
+  // M = L' D L: solve L' w = y (leaves to root), then D z = w, then L x = z (root to leaves).
+  for (int k = m.nv - 1; k >= 0; --k) {
+    const double xk = x[k];
+    if (xk == 0) continue;
+    const int adr = m.dof_Madr[k];
+    const int len = RowLength(m, k);
+    int i = m.dof_parentid[k];
+    for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) x[i] -= LD[adr + a] * xk;
+  }
+  for (int k = 0; k < m.nv; ++k) x[k] *= diag_inv[k];
+  for (int k = 0; k < m.nv; ++k) {
+    const int adr = m.dof_Madr[k];
+    const int len = RowLength(m, k);
+    double sum = 0;
+    int i = m.dof_parentid[k];
+    for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) sum += LD[adr + a] * x[i];
+    x[k] -= sum;
+  }
+}
+
+void MulTreeSparse(const Model& m, const double* M, const double* x, double* y) {
+  // every stored off-diagonal entry M(k,i) contributes to both y[k] and y[i]
+  for (int k = 0; k < m.nv; ++k) y[k] = M[m.dof_Madr[k]] * x[k];
+  for (int k = 0; k < m.nv; ++k) {
+    const int adr = m.dof_Madr[k];
+    const int len = RowLength(m, k);
+    int i = m.dof_parentid[k];
+    for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) {
+      y[k] += M[adr + a] * x[i];
+      y[i] += M[adr + a] * x[k];
+    }
+  }
+}
+
+}  // namespace gauss

@@ -1,0 +1,103 @@
+// `rk4`: the classical fixed-step 4th-order Runge-Kutta method on the state (qpos, qvel, act).
+//
+// Stage 1 is the forward evaluation the engine already made at the current state. Stages 2-4
+// evaluate Forward (sensors skipped) at the intermediate states
+//   q_i = q "+" h sum_j A_ij v_j,  v_i = v + h sum_j A_ij a_j,  w_i = w + h sum_j A_ij wdot_j,
+// at time t + c_i h, and the step combines the four slopes with the weights b. Positions on
+// quaternions are advanced with the quaternion-correct IntegratePosition, never by adding
+// quaternion components. After the step, qacc, qacc_warmstart and the constraint data describe
+// the 4th stage (as in MuJoCo).
+#include "gauss/engine.h"
+#include "gauss/integrate.h"
+#include "gauss/integrator.h"
+
+namespace gauss {
+namespace {
+
+constexpr int kStages = 4;
+// Butcher tableau: A (below the diagonal, row i = stage i+1), c and b
+constexpr double kA[kStages - 1][kStages - 1] = {{0.5, 0, 0}, {0, 0.5, 0}, {0, 0, 1}};
+constexpr double kC[kStages - 1] = {0.5, 0.5, 1};
+constexpr double kB[kStages] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+
+class Rk4Integrator : public Integrator {
+ protected:
+  // (qpos, qvel, act, time, qacc, act_dot) => (qpos, qvel, act, time) after one step
+  void DoIntegrate(const Engine& engine, Data& d) const override {
+    const Model& m = engine.model();
+    const int nq = m.nq, nv = m.nv, na = m.na;
+    const double h = m.opt.timestep;
+    ArenaScope scope(d.arena);
+
+    // saved start state and the slopes of each stage
+    double* qpos0 = d.arena.Doubles(nq);
+    double* qvel0 = d.arena.Doubles(nv);
+    double* act0 = d.arena.Doubles(na);
+    double* vel[kStages];
+    double* acc[kStages];
+    double* act_dot[kStages];
+    for (int s = 0; s < kStages; ++s) {
+      vel[s] = d.arena.Doubles(nv);
+      acc[s] = d.arena.Doubles(nv);
+      act_dot[s] = d.arena.Doubles(na);
+    }
+    double* dvel = d.arena.Doubles(nv);
+    double* dacc = d.arena.Doubles(nv);
+    double* dact = d.arena.Doubles(na);
+    const double time0 = d.time;
+    std::copy(d.qpos.begin(), d.qpos.end(), qpos0);
+    std::copy(d.qvel.begin(), d.qvel.end(), qvel0);
+    std::copy(d.act.begin(), d.act.end(), act0);
+
+    // stage 1: the evaluation at the current state
+    std::copy(d.qvel.begin(), d.qvel.end(), vel[0]);
+    std::copy(d.qacc.begin(), d.qacc.end(), acc[0]);
+    std::copy(d.act_dot.begin(), d.act_dot.end(), act_dot[0]);
+
+    for (int s = 1; s < kStages; ++s) {
+      Combine(kA[s - 1], s, vel, acc, act_dot, nv, na, dvel, dacc, dact);
+      // intermediate state
+      std::copy(qpos0, qpos0 + nq, d.qpos.begin());
+      IntegratePosition(m, d.qpos.data(), dvel, h);
+      for (int i = 0; i < nv; ++i) d.qvel[i] = qvel0[i] + h * dacc[i];
+      for (int i = 0; i < na; ++i) d.act[i] = act0[i] + h * dact[i];
+      d.time = time0 + kC[s - 1] * h;
+      engine.ForwardSkip(d, Stage::kNone, /*skip_sensors=*/true);
+      std::copy(d.qvel.begin(), d.qvel.end(), vel[s]);
+      std::copy(d.qacc.begin(), d.qacc.end(), acc[s]);
+      std::copy(d.act_dot.begin(), d.act_dot.end(), act_dot[s]);
+    }
+
+    // final combination from the start state
+    Combine(kB, kStages, vel, acc, act_dot, nv, na, dvel, dacc, dact);
+    std::copy(qpos0, qpos0 + nq, d.qpos.begin());
+    std::copy(qvel0, qvel0 + nv, d.qvel.begin());
+    std::copy(act0, act0 + na, d.act.begin());
+    d.time = time0;
+    engine.Advance(d, dact, dacc, dvel);
+  }
+
+ private:
+  // (dvel, dacc, dact) = sum over the first n stages of weight[j] * (vel, acc, act_dot)[j]
+  static void Combine(const double* weight, int n, double* const* vel, double* const* acc,
+                      double* const* act_dot, int nv, int na, double* dvel, double* dacc,
+                      double* dact) {
+    for (int i = 0; i < nv; ++i) dvel[i] = dacc[i] = 0;
+    for (int i = 0; i < na; ++i) dact[i] = 0;
+    for (int j = 0; j < n; ++j) {
+      const double w = weight[j];
+      if (w == 0) continue;
+      for (int i = 0; i < nv; ++i) {
+        dvel[i] += w * vel[j][i];
+        dacc[i] += w * acc[j][i];
+      }
+      for (int i = 0; i < na; ++i) dact[i] += w * act_dot[j][i];
+    }
+  }
+};
+
+}  // namespace
+}  // namespace gauss
+
+GAUSS_INTEGRATOR_PLUGIN(gauss::Rk4Integrator, rk4, "1.0.0",
+                        "classical 4th-order Runge-Kutta on (qpos, qvel, act)")

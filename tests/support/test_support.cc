@@ -1,0 +1,34 @@
+#include "support/test_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+namespace gauss::test {
+
+std::string RepoModel(const std::string& name) { return std::string(GAUSS_SOURCE_DIR) + "/models/" + name; }
+std::string TestModel(const std::string& name) { return std::string(GAUSS_SOURCE_DIR) + "/tests/models/" + name; }
+std::string SharedModel(const std::string& name) { return std::string(GAUSS_SHARED_DIR) + "/models/" + name; }
+std::string MujocoSampleModel(const std::string& name) { return "/usr/share/mujoco/model/" + name; }
+
+std::vector<std::string> GymnasiumModels() {
+  std::vector<std::string> out;
+  for (const auto& entry : std::filesystem::directory_iterator(SharedModel("gymnasium"))) {
+    if (entry.path().extension() == ".xml") out.push_back(entry.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string TestPluginDir() { return GAUSS_TEST_PLUGIN_DIR; }
+std::string BinaryDir() { return std::string(GAUSS_BINARY_DIR) + "/bin"; }
+
+double MaxRelError(const double* a, const double* b, int n) {
+  double worst = 0;
+  for (int i = 0; i < n; ++i) {
+    worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i])));
+  }
+  return worst;
+}
+
+}  // namespace gauss::test

@@ -1,0 +1,28 @@
+// Helpers shared by the test executables: where the models are, and small comparisons.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gauss::test {
+
+// A model shipped in the repository's models/ directory.
+std::string RepoModel(const std::string& name);
+// A model in tests/models/ (small hand-written test models).
+std::string TestModel(const std::string& name);
+// A model in ../shared/models/ (e.g. "gymnasium/ant.xml").
+std::string SharedModel(const std::string& name);
+// A model of the MuJoCo sample set (/usr/share/mujoco/model/...), e.g. "humanoid/humanoid.xml".
+std::string MujocoSampleModel(const std::string& name);
+// Every .xml file in ../shared/models/gymnasium, sorted.
+std::vector<std::string> GymnasiumModels();
+
+// The build tree's directory of test-only plugins.
+std::string TestPluginDir();
+// The build tree's bin/ directory (the gauss executable).
+std::string BinaryDir();
+
+// max_i |a_i - b_i| / max(1, |b_i|)
+double MaxRelError(const double* a, const double* b, int n);
+
+}  // namespace gauss::test
