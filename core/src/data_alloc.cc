@@ -42,6 +42,9 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.qLD, m.nM);
   fn(d.qLDiagInv, m.nv);
   fn(d.qLDiagSqrtInv, m.nv);
+  fn(d.ten_length, m.ntendon);
+  fn(d.ten_J, m.ntendon * m.nv);
+  fn(d.ten_velocity, m.ntendon);
   fn(d.cvel, 6 * nb);
   fn(d.cdof_dot, 6 * m.nv);
   fn(d.qfrc_bias, m.nv);

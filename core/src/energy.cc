@@ -7,7 +7,7 @@ namespace gauss {
 
 using namespace math;
 
-// (xipos, qpos) => energy[0]: gravitational potential plus joint spring energy
+// (xipos, qpos, ten_length) => energy[0]: gravitational potential plus spring energy
 void PotentialEnergy(const Model& m, Data& d) {
   double energy = 0;
   if (!m.opt.Disabled(kDisableGravity)) {
@@ -43,6 +43,12 @@ void PotentialEnergy(const Model& m, Data& d) {
           break;
         }
       }
+    }
+  }
+  if (!m.opt.Disabled(kDisablePassive)) {
+    for (int t = 0; t < m.ntendon; ++t) {
+      const double x = d.ten_length[t] - m.tendon_lengthspring[t];
+      energy += 0.5 * m.tendon_stiffness[t] * x * x;
     }
   }
   d.energy[0] = energy;

@@ -65,6 +65,7 @@ void Engine::PositionStage(Data& d) const {
   const Model& m = *model_;
   Kinematics(m, d);            //  2. body, joint, geom and site poses
   ComPosition(m, d);           //  3. subtree com, cinert, cdof
+  Tendons(m, d);               //  5. tendon lengths and moment arms
   CompositeInertia(m, d);      //  6. qM by the composite rigid-body algorithm
   FactorInertia(m, d);         //  7. qLD = L'DL factor of qM
   Transmission(m, d);          // 10. actuator lengths and moment arms
@@ -74,7 +75,8 @@ void Engine::PositionStage(Data& d) const {
 // Stages 13-18: everything that depends on qpos and qvel.
 void Engine::VelocityStage(Data& d) const {
   const Model& m = *model_;
-  ActuatorVelocity(m, d);                                  // 13. actuator velocities
+  TendonVelocity(m, d);                                    // 13. tendon and actuator
+  ActuatorVelocity(m, d);                                  //     velocities
   ComVelocity(m, d);                                       // 14. cvel, cdof_dot
   PassiveForces(m, d);                                     // 15. springs, dampers
   if (m.opt.Enabled(kEnableEnergy)) KineticEnergy(m, d);   // 16.

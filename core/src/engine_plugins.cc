@@ -57,7 +57,25 @@ void CheckSupported(const Model& m) {
       }
     }
   }
-  if (m.ntendon > 0) throw Error(Refusal(m, "tendons", ""));
+  for (int w = 0; w < m.nwrap; ++w) {
+    if (m.wrap_type[w] != WrapType::kJoint) throw Error(Refusal(m, "spatial tendons", ""));
+  }
+  if (constraints && !o.Disabled(kDisableLimit)) {
+    for (int t = 0; t < m.ntendon; ++t) {
+      if (m.tendon_limited[t]) {
+        throw Error(Refusal(m, "tendon limits (tendon '" + m.tendon_name[t] + "')",
+                            "run with --set flags.limit=false to simulate without them"));
+      }
+    }
+  }
+  if (constraints && !o.Disabled(kDisableFrictionloss)) {
+    for (int t = 0; t < m.ntendon; ++t) {
+      if (m.tendon_frictionloss[t] > 0) {
+        throw Error(Refusal(m, "tendon friction loss",
+                            "run with --set flags.frictionloss=false to simulate without it"));
+      }
+    }
+  }
   if (m.nsensor > 0 && !o.Disabled(kDisableSensor)) {
     throw Error(Refusal(m, "sensors", "run with --set flags.sensor=false"));
   }

@@ -1,5 +1,5 @@
-// Passive forces (spec stage 15): joint springs and dampers. Tendon spring-dampers and fluid
-// forces join here with the tendon and fluid models.
+// Passive forces (spec stage 15): joint and tendon springs and dampers. Fluid forces join here
+// with the fluid model.
 #include "gauss/math.h"
 #include "pipeline.h"
 
@@ -51,6 +51,15 @@ void PassiveForces(const Model& m, Data& d) {
 
   // dampers: -b v per dof
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] -= m.dof_damping[i] * d.qvel[i];
+
+  // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L')
+  for (int t = 0; t < m.ntendon; ++t) {
+    const double force = -m.tendon_stiffness[t] * (d.ten_length[t] - m.tendon_lengthspring[t]) -
+                         m.tendon_damping[t] * d.ten_velocity[t];
+    if (force == 0) continue;
+    const double* jac = d.ten_J.data() + t * m.nv;
+    for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] += jac[i] * force;
+  }
 }
 
 }  // namespace gauss

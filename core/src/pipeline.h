@@ -17,6 +17,9 @@ void Kinematics(const Model& m, Data& d);
 // Each tree is expressed in a world-aligned frame at its root's subtree center of mass.
 void ComPosition(const Model& m, Data& d);
 
+// tendon.cc: qpos => (ten_length, ten_J) of fixed tendons (linear in joint positions).
+void Tendons(const Model& m, Data& d);
+
 // inertia.cc: (cinert, cdof) => (crb, qM): composite rigid-body algorithm into tree-sparse M,
 // plus armature on the diagonal.
 void CompositeInertia(const Model& m, Data& d);
@@ -27,7 +30,11 @@ void FactorInertia(const Model& m, Data& d);
 // com.cc: (qvel, cdof) => (cvel, cdof_dot)
 void ComVelocity(const Model& m, Data& d);
 
-// passive.cc: (qpos, qvel) => qfrc_passive: joint springs and dampers.
+// tendon.cc: (ten_J, qvel) => ten_velocity
+void TendonVelocity(const Model& m, Data& d);
+
+// passive.cc: (qpos, qvel, ten_length, ten_velocity) => qfrc_passive: joint and tendon springs
+// and dampers.
 void PassiveForces(const Model& m, Data& d);
 
 // rne.cc: (cinert, cvel, cdof, cdof_dot, qvel [, qacc]) => result (nv): inverse dynamics by the

@@ -9,12 +9,14 @@
 
 namespace gauss {
 
-// Model (qpos0) => (dof_invweight0, body_invweight0, stat_meaninertia, stat_meanmass)
+// Model (qpos0) => (dof_invweight0, body_invweight0, tendon_length0, tendon_invweight0,
+// stat_meaninertia, stat_meanmass)
 void SetConstants(Model& m) {
   Data d;
   AllocateData(m, d);
   Kinematics(m, d);
   ComPosition(m, d);
+  Tendons(m, d);
   CompositeInertia(m, d);
   FactorInertia(m, d);
 
@@ -70,6 +72,18 @@ void SetConstants(Model& m) {
     }
     m.body_invweight0[2 * b] = (diag[0] + diag[1] + diag[2]) / 3;
     m.body_invweight0[2 * b + 1] = (diag[3] + diag[4] + diag[5]) / 3;
+  }
+
+  // tendons: length and inverse weight J M^-1 J' at qpos0
+  m.tendon_length0.assign(d.ten_length.begin(), d.ten_length.end());
+  m.tendon_invweight0.assign(m.ntendon, 0.0);
+  for (int t = 0; t < m.ntendon; ++t) {
+    const double* row = d.ten_J.data() + t * m.nv;
+    std::copy(row, row + m.nv, minv_jt.begin());
+    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), minv_jt.data());
+    double dot = 0;
+    for (int i = 0; i < m.nv; ++i) dot += row[i] * minv_jt[i];
+    m.tendon_invweight0[t] = dot;
   }
 
   // statistics used to scale solver tolerances

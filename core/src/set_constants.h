@@ -6,8 +6,9 @@
 
 namespace gauss {
 
-// Model (qpos0, bodies, dofs) => (body_invweight0, dof_invweight0, stat_meaninertia,
-// stat_meanmass). Called by the MJCF compiler as its last step.
+// Model (qpos0, bodies, dofs, tendons) => (body_invweight0, dof_invweight0, tendon_length0,
+// tendon_invweight0, stat_meaninertia, stat_meanmass). Called by the MJCF compiler as its last
+// step.
 void SetConstants(Model& m);
 
 }  // namespace gauss

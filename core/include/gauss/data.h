@@ -54,12 +54,15 @@ struct Data {
   std::vector<double> qLD;             // (nM) L'DL factor of qM (L stored off-diagonal)
   std::vector<double> qLDiagInv;       // (nv) 1/D
   std::vector<double> qLDiagSqrtInv;   // (nv) 1/sqrt(D)
+  std::vector<double> ten_length;      // (ntendon) tendon lengths
+  std::vector<double> ten_J;           // (ntendon x nv) tendon Jacobians (moment arms)
 
   // ---------------------------------------------------------------- velocity stage
   std::vector<double> cvel;            // (nbody x 6) com-based body velocity [rot, lin]
   std::vector<double> cdof_dot;        // (nv x 6) time derivative of cdof
   std::vector<double> qfrc_bias;       // (nv) Coriolis, centrifugal and gravity forces
   std::vector<double> qfrc_passive;    // (nv) springs, dampers, fluid
+  std::vector<double> ten_velocity;    // (ntendon)
 
   // ---------------------------------------------------------------- actuation and acceleration
   std::vector<double> actuator_length;    // (nu)

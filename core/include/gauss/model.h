@@ -166,6 +166,8 @@ struct Model {
   std::vector<double> tendon_damping;        // (ntendon)
   std::vector<double> tendon_frictionloss;   // (ntendon)
   std::vector<double> tendon_lengthspring;   // (ntendon)
+  std::vector<double> tendon_length0;        // (ntendon) length at qpos0
+  std::vector<double> tendon_invweight0;     // (ntendon) inverse weight J M^-1 J' at qpos0
   std::vector<std::string> tendon_name;      // (ntendon)
   std::vector<WrapType> wrap_type;           // (nwrap)
   std::vector<int> wrap_objid;               // (nwrap) joint, site or geom id

@@ -4,8 +4,8 @@
 // different files is an error naming both files):
 //   1. directories added with AddSearchPath (plugins.paths from YAML), in order;
 //   2. GAUSS_PLUGIN_PATH (colon-separated);
-//   3. the build tree's plugin directory (compiled in), when it exists;
-//   4. the install prefix's plugin directory (compiled in), when it exists.
+//   3. one default directory: the build tree's plugin directory when the kernel library itself
+//      runs from the build tree, otherwise the plugin directory of the installation it runs from.
 // Each shared object's sections are listed with boost::dll::library_info before it is loaded; a
 // library is loaded only when one of its plugins is requested. Loaded libraries stay loaded for
 // the life of the process; instances keep their library alive.
