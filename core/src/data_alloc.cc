@@ -45,6 +45,17 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.ten_length, m.ntendon);
   fn(d.ten_J, m.ntendon * m.nv);
   fn(d.ten_velocity, m.ntendon);
+  fn(d.efc_J, m.njmax * m.nv);
+  fn(d.efc_pos, m.njmax);
+  fn(d.efc_margin, m.njmax);
+  fn(d.efc_frictionloss, m.njmax);
+  fn(d.efc_diagApprox, m.njmax);
+  fn(d.efc_KBIP, 4 * m.njmax);
+  fn(d.efc_R, m.njmax);
+  fn(d.efc_D, m.njmax);
+  fn(d.efc_vel, m.njmax);
+  fn(d.efc_aref, m.njmax);
+  fn(d.efc_force, m.njmax);
   fn(d.cvel, 6 * nb);
   fn(d.cdof_dot, 6 * m.nv);
   fn(d.qfrc_bias, m.nv);
@@ -66,16 +77,24 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
 }  // namespace
 
 std::size_t ScratchSize(const Model& m) {
-  // RK4 keeps 4 stages of (qvel, qacc, act_dot) plus the saved state; the Euler integrator a
-  // copy of M; energy and applied forces a few nv vectors.
+  // constraint assembly: Jacobian rows and point Jacobians (~22 nv); the solve's problem
+  // vectors (jar, force, state: a few njmax); energy and applied forces a few nv vectors
   const std::size_t nv = m.nv, nq = m.nq, na = m.na, nM = m.nM;
-  return 256 + 2 * nM + 32 * nv + 4 * nq + 16 * na + 12 * static_cast<std::size_t>(m.nbody);
+  const std::size_t nj = std::max(m.njmax, 0);
+  return 256 + 2 * nM + 48 * nv + 4 * nq + 16 * na + 12 * static_cast<std::size_t>(m.nbody) +
+         8 * nj;
 }
 
-void AllocateData(const Model& m, Data& d) {
+void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   ForEachArray(m, d, [](std::vector<double>& a, int n) { a.assign(std::max(n, 0), 0.0); });
   d.eq_active.assign(m.neq, 0);
-  d.arena.Reserve(ScratchSize(m));
+  d.contact.assign(std::max(m.nconmax, 0), Contact());
+  const int nj = std::max(m.njmax, 0);
+  d.efc_type.assign(nj, 0);
+  d.efc_id.assign(nj, 0);
+  d.efc_state.assign(nj, 0);
+  d.solver_trace.assign(std::max(m.opt.iterations, 1), SolverIteration());
+  d.arena.Reserve(ScratchSize(m) + plugin_scratch);
   ResetData(m, d);
 }
 
@@ -96,6 +115,8 @@ void ResetData(const Model& m, Data& d) {
   d.solver_iter = 0;
   d.ncon = 0;
   d.nefc = 0;
+  d.ne = 0;
+  d.nf = 0;
 }
 
 }  // namespace gauss

@@ -6,16 +6,16 @@
 
 namespace gauss {
 
-// Sizes every array of `d` for `m` (values zero) and reserves the scratch arena.
-void AllocateData(const Model& m, Data& d);
+// Sizes every array of `d` for `m` (values zero) and reserves the scratch arena: the kernel's
+// needs plus `plugin_scratch` doubles.
+void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch = 0);
 
 // State back to the model's reference: qpos0, zero velocity/activation/inputs/warmstart, mocap
 // bodies at their model pose, equality constraints at their initial activity, time 0, every
 // derived quantity and warning counter zero.
 void ResetData(const Model& m, Data& d);
 
-// Number of doubles the scratch arena needs for one step of `m` (worst case over stages and
-// built-in plugins).
+// Number of doubles the kernel's stages take from the scratch arena at most for model m.
 std::size_t ScratchSize(const Model& m);
 
 }  // namespace gauss

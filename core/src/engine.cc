@@ -7,12 +7,14 @@
 #include <map>
 
 #include "actuation.h"
+#include "constraint_assembly.h"
 #include "data_alloc.h"
 #include "engine_plugins.h"
 #include "gauss/actuator.h"
 #include "gauss/error.h"
 #include "gauss/integrate.h"
 #include "gauss/integrator.h"
+#include "gauss/solver.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
 
@@ -29,7 +31,7 @@ Engine::~Engine() = default;
 
 Data Engine::MakeData() const {
   Data d;
-  AllocateData(*model_, d);
+  AllocateData(*model_, d, plugins_->ScratchDoubles(*model_));
   return d;
 }
 
@@ -51,7 +53,10 @@ void Engine::ResetToKeyframe(Data& d, int key) const {
 
 // ---------------------------------------------------------------- forward dynamics
 
-void Engine::Forward(Data& d) const { ForwardSkip(d, Stage::kNone, false); }
+void Engine::Forward(Data& d) const {
+  ForwardSkip(d, Stage::kNone, false);
+  if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);  // 24. diagnostics
+}
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
   if (skip == Stage::kNone) PositionStage(d);
@@ -68,6 +73,7 @@ void Engine::PositionStage(Data& d) const {
   Tendons(m, d);               //  5. tendon lengths and moment arms
   CompositeInertia(m, d);      //  6. qM by the composite rigid-body algorithm
   FactorInertia(m, d);         //  7. qLD = L'DL factor of qM
+  MakeConstraints(m, d);       //  9. constraint rows, Jacobian, soft parameters (11.)
   Transmission(m, d);          // 10. actuator lengths and moment arms
   if (m.opt.Enabled(kEnableEnergy)) PotentialEnergy(m, d);  // 12.
 }
@@ -79,6 +85,7 @@ void Engine::VelocityStage(Data& d) const {
   ActuatorVelocity(m, d);                                  //     velocities
   ComVelocity(m, d);                                       // 14. cvel, cdof_dot
   PassiveForces(m, d);                                     // 15. springs, dampers
+  ReferenceAcceleration(m, d);                             // 17. efc_vel, efc_aref
   if (m.opt.Enabled(kEnableEnergy)) KineticEnergy(m, d);   // 16.
   RecursiveNewtonEuler(m, d, false, d.qfrc_bias.data());   // 18. bias force c(q, v)
 }
@@ -108,13 +115,32 @@ void Engine::AccelerationStage(Data& d, bool /*skip_sensors*/) const {
   std::copy(d.qfrc_smooth.begin(), d.qfrc_smooth.end(), d.qacc_smooth.begin());
   SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data());
 
-  // 21. constraint forces: the model has no active constraint rows (CheckSupported refuses
-  //     constraints until the solver plugins exist), so the acceleration is the smooth one
-  std::fill(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), 0.0);
-  std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
-  d.solver_iter = 0;
-  d.ncon = 0;
-  d.nefc = 0;
+  // 21. constraint forces [plugin: ConstraintSolver]
+  SolveConstraints(d);
+}
+
+// (constraint problem, qacc_smooth, qacc_warmstart) => (qacc, efc_force, efc_state,
+// qfrc_constraint, solver_iter, solver_trace, qacc_warmstart for the next evaluation)
+void Engine::SolveConstraints(Data& d) const {
+  const Model& m = *model_;
+  if (d.nefc == 0) {
+    std::fill(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), 0.0);
+    std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
+    d.solver_iter = 0;
+  } else {
+    const FactoredInertia ops(m, d);
+    const ConstraintProblem problem = MakeProblem(m, d, ops);
+    const SolverResult result = plugins_->solver.instance->Solve(
+        problem, d, d.qacc.data(), d.efc_force.data(), d.solver_trace.data());
+    d.solver_iter = result.iterations;
+    MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
+    // row states at the solution (what the force law is doing), for sensors and reports
+    ArenaScope scope(d.arena);
+    double* jar = d.arena.Doubles(d.nefc);
+    MulJ(problem, d.qacc.data(), jar);
+    for (int i = 0; i < d.nefc; ++i) jar[i] -= d.efc_aref[i];
+    ConstraintCost(problem, jar, nullptr, d.efc_state.data());
+  }
   // the solver's warmstart for the next evaluation is this acceleration
   std::copy(d.qacc.begin(), d.qacc.end(), d.qacc_warmstart.begin());
 }
@@ -142,7 +168,7 @@ bool Engine::CheckState(Data& d, Warning which, const std::vector<double>& value
 void Engine::Step(Data& d) const {
   CheckState(d, Warning::kBadQpos, d.qpos);   //  1. divergence checks
   CheckState(d, Warning::kBadQvel, d.qvel);
-  Forward(d);                                  //  2-22.
+  Forward(d);                                  //  2-22 (and 24.)
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
   plugins_->integrator.instance->Integrate(*this, d);        // 25. [plugin: Integrator]
 }
@@ -158,6 +184,7 @@ void Engine::Step1(Data& d) const {
 void Engine::Step2(Data& d) const {
   AccelerationStage(d, false);
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);
+  if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);
   plugins_->integrator.instance->Integrate(*this, d);
 }
 

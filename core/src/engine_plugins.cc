@@ -33,48 +33,12 @@ std::string Refusal(const Model& m, const std::string& what, const std::string& 
 void CheckSupported(const Model& m) {
   const Options& o = m.opt;
   const bool constraints = !o.Disabled(kDisableConstraint);
-  if (constraints && !o.Disabled(kDisableLimit)) {
-    for (int j = 0; j < m.njnt; ++j) {
-      if (m.jnt_limited[j]) {
-        throw Error(Refusal(m, "joint limits (joint '" + m.jnt_name[j] + "'): constraint solver",
-                            "run with --set flags.limit=false to simulate without them"));
-      }
-    }
-  }
   if (constraints && !o.Disabled(kDisableContact) && HasCollidableGeomPair(m)) {
     throw Error(Refusal(m, "contacts: collision detection and constraint solver",
                         "run with --set flags.contact=false to simulate without them"));
   }
-  if (constraints && !o.Disabled(kDisableEquality) && m.neq > 0) {
-    throw Error(Refusal(m, "equality constraints",
-                        "run with --set flags.equality=false to simulate without them"));
-  }
-  if (constraints && !o.Disabled(kDisableFrictionloss)) {
-    for (int i = 0; i < m.nv; ++i) {
-      if (m.dof_frictionloss[i] > 0) {
-        throw Error(Refusal(m, "joint friction loss",
-                            "run with --set flags.frictionloss=false to simulate without it"));
-      }
-    }
-  }
   for (int w = 0; w < m.nwrap; ++w) {
     if (m.wrap_type[w] != WrapType::kJoint) throw Error(Refusal(m, "spatial tendons", ""));
-  }
-  if (constraints && !o.Disabled(kDisableLimit)) {
-    for (int t = 0; t < m.ntendon; ++t) {
-      if (m.tendon_limited[t]) {
-        throw Error(Refusal(m, "tendon limits (tendon '" + m.tendon_name[t] + "')",
-                            "run with --set flags.limit=false to simulate without them"));
-      }
-    }
-  }
-  if (constraints && !o.Disabled(kDisableFrictionloss)) {
-    for (int t = 0; t < m.ntendon; ++t) {
-      if (m.tendon_frictionloss[t] > 0) {
-        throw Error(Refusal(m, "tendon friction loss",
-                            "run with --set flags.frictionloss=false to simulate without it"));
-      }
-    }
   }
   if (m.nsensor > 0 && !o.Disabled(kDisableSensor)) {
     throw Error(Refusal(m, "sensors", "run with --set flags.sensor=false"));
@@ -107,6 +71,11 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   integrator_params.set_context("integrator '" + m.opt.integrator + "' parameters");
   integrator.instance->Configure(integrator_params);
 
+  solver = registry->Create<ConstraintSolver>(PluginKind::kSolver, m.opt.solver);
+  Params solver_params = config.solver_params;
+  solver_params.set_context("solver '" + m.opt.solver + "' parameters");
+  solver.instance->Configure(solver_params);
+
   // one instance per distinct actuator plugin name, in order of first use
   for (int a = 0; a < m.nu; ++a) {
     const std::string& name = m.actuator_plugin[a];
@@ -125,8 +94,14 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   }
 }
 
+std::size_t Engine::Plugins::ScratchDoubles(const Model& m) const {
+  std::size_t total = integrator.instance->ScratchDoubles(m) + solver.instance->ScratchDoubles(m);
+  for (const auto& p : actuator_plugins) total += p.instance->ScratchDoubles(m);
+  return total;
+}
+
 std::vector<PluginInfo> Engine::Plugins::InUse() const {
-  std::vector<PluginInfo> out{integrator.info};
+  std::vector<PluginInfo> out{integrator.info, solver.info};
   for (const auto& p : actuator_plugins) out.push_back(p.info);
   return out;
 }

@@ -10,6 +10,7 @@
 #include "gauss/engine.h"
 #include "gauss/integrator.h"
 #include "gauss/registry.h"
+#include "gauss/solver.h"
 
 namespace gauss {
 
@@ -20,14 +21,18 @@ struct ActuatorGroup {
 };
 
 struct Engine::Plugins {
-  // Creates the integrator named by m.opt.integrator (configured with the config's integrator
-  // parameters) and one ActuatorDynamics instance per distinct m.actuator_plugin name.
+  // Creates the integrator named by m.opt.integrator and the constraint solver named by
+  // m.opt.solver (configured with the config's parameters) and one ActuatorDynamics instance
+  // per distinct m.actuator_plugin name.
   Plugins(const Model& m, const Config& config, PluginRegistry* registry);
 
   std::vector<PluginInfo> InUse() const;
+  // Scratch doubles all plugins may hold at once (nested calls: integrator around solver).
+  std::size_t ScratchDoubles(const Model& m) const;
 
   std::unique_ptr<PluginRegistry> own_registry;  // used when the caller passes none
   PluginInstance<Integrator> integrator;
+  PluginInstance<ConstraintSolver> solver;
   std::vector<PluginInstance<ActuatorDynamics>> actuator_plugins;
   std::vector<ActuatorGroup> actuator_groups;
 };

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "gauss/arena.h"
+#include "gauss/constraint.h"
+#include "gauss/contact.h"
 #include "gauss/types.h"
 
 namespace gauss {
@@ -57,6 +59,26 @@ struct Data {
   std::vector<double> ten_length;      // (ntendon) tendon lengths
   std::vector<double> ten_J;           // (ntendon x nv) tendon Jacobians (moment arms)
 
+  std::vector<Contact> contact;        // (nconmax) contacts found by collision detection; the
+                                       // first `ncon` are valid
+
+  // ---------------------------------------------------------------- constraints (njmax rows)
+  // Rows ordered equality, friction loss, limit, contact; the first `nefc` are valid.
+  std::vector<int> efc_type;           // (njmax) a ConstraintType value
+  std::vector<int> efc_id;             // (njmax) equality / dof / tendon / joint / contact id
+  std::vector<double> efc_J;           // (njmax x nv) Jacobian, dense row-major
+  std::vector<double> efc_pos;         // (njmax) residual r(q) (contact: distance)
+  std::vector<double> efc_margin;      // (njmax) limit margin / contact includemargin
+  std::vector<double> efc_frictionloss;  // (njmax) friction-loss bound, 0 for other rows
+  std::vector<double> efc_diagApprox;  // (njmax) approximate diagonal of J M^-1 J'
+  std::vector<double> efc_KBIP;        // (njmax x 4) stiffness, damping, impedance, d imp/d r
+  std::vector<double> efc_R;           // (njmax) regularizer
+  std::vector<double> efc_D;           // (njmax) 1/R
+  std::vector<double> efc_vel;         // (njmax) J qvel
+  std::vector<double> efc_aref;        // (njmax) reference acceleration -b J v - k imp (r - margin)
+  std::vector<double> efc_force;       // (njmax) constraint force
+  std::vector<int> efc_state;          // (njmax) a ConstraintState value at the solution
+
   // ---------------------------------------------------------------- velocity stage
   std::vector<double> cvel;            // (nbody x 6) com-based body velocity [rot, lin]
   std::vector<double> cdof_dot;        // (nv x 6) time derivative of cdof
@@ -83,6 +105,11 @@ struct Data {
   std::array<int, kNumWarnings> warning_count{};  // times each Warning was raised
   std::array<int, kNumWarnings> warning_index{};  // last index (dof, etc.) involved
   int solver_iter = 0;                 // constraint solver iterations of the last forward
+  std::vector<SolverIteration> solver_trace;  // (opt.iterations) statistics of each iteration
+  std::array<double, 2> solver_fwdinv{0, 0};  // |qfrc_constraint|, |efc_force| difference
+                                              // between forward and inverse (fwdinv flag)
+  int ne = 0;                          // number of equality rows
+  int nf = 0;                          // number of friction-loss rows
   int ncon = 0;                        // number of contacts
   int nefc = 0;                        // number of scalar constraint rows
 

@@ -70,6 +70,12 @@ class Engine {
   // integrators.
   void ForwardSkip(Data& d, Stage skip, bool skip_sensors) const;
 
+  // Inverse dynamics (spec "Inverse dynamics"): from (qpos, qvel, qacc) computes the constraint
+  // forces analytically (the soft-constraint model makes the problem diagonal) and the applied
+  // generalized force qfrc_inverse = M qacc + c(q, v) - passive - J'f. For an exactly solved
+  // forward problem it equals qfrc_actuator + qfrc_applied + J'xfrc_applied.
+  void Inverse(Data& d) const;
+
   // Potential and kinetic energy of the current state into d.energy (needs Forward's position
   // and velocity stages). Computed automatically in Forward when the energy flag is enabled.
   void ComputeEnergy(Data& d) const;
@@ -91,6 +97,8 @@ class Engine {
   void PositionStage(Data& d) const;
   void VelocityStage(Data& d) const;
   void AccelerationStage(Data& d, bool skip_sensors) const;
+  void SolveConstraints(Data& d) const;
+  void CompareForwardInverse(Data& d) const;
   bool CheckState(Data& d, Warning which, const std::vector<double>& values) const;
 
   std::shared_ptr<Model> model_;

@@ -43,6 +43,13 @@ class Plugin {
   virtual ~Plugin() = default;
   // Reads plugin-specific parameters. The default accepts none and rejects any key.
   virtual void Configure(const Params& params) { params.Require({}); }
+
+  // Doubles of Data::arena this plugin may take at once while simulating model m (the engine
+  // reserves the kernel's needs plus every plugin's when it makes a Data).
+  virtual std::size_t ScratchDoubles(const Model& m) const {
+    (void)m;
+    return 0;
+  }
 };
 
 // The exported descriptor + factory of one plugin.

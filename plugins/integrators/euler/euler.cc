@@ -22,6 +22,10 @@ class EulerIntegrator : public Integrator {
     implicit_damping_ = params.GetBool("implicit_damping", true);
   }
 
+  std::size_t ScratchDoubles(const Model& m) const override {
+    return m.nM + 2 * static_cast<std::size_t>(m.nv) + 8;  // M + h diag(b), its 1/D, qacc
+  }
+
  protected:
   // (qacc or qM, qfrc_smooth, qfrc_constraint, act_dot) => (qpos, qvel, act, time)
   void DoIntegrate(const Engine& engine, Data& d) const override {

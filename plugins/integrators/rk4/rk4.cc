@@ -21,6 +21,12 @@ constexpr double kC[kStages - 1] = {0.5, 0.5, 1};
 constexpr double kB[kStages] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
 
 class Rk4Integrator : public Integrator {
+ public:
+  std::size_t ScratchDoubles(const Model& m) const override {
+    // saved state, 4 stages of (qvel, qacc, act_dot), the combination; plus alignment slack
+    return m.nq + 11 * static_cast<std::size_t>(m.nv) + 6 * static_cast<std::size_t>(m.na) + 32;
+  }
+
  protected:
   // (qpos, qvel, act, time, qacc, act_dot) => (qpos, qvel, act, time) after one step
   void DoIntegrate(const Engine& engine, Data& d) const override {

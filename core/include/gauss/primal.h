@@ -1,0 +1,50 @@
+// Shared machinery of the primal constraint solvers (CG, Newton; spec eq. 8): evaluating the
+// cost and gradient at an acceleration, choosing the starting point, and the exact line search.
+// Third-party primal solvers can build on it.
+#pragma once
+
+#include "gauss/arena.h"
+#include "gauss/constraint.h"
+
+namespace gauss {
+
+// Everything known about the primal problem at one acceleration x. Arrays point into arena
+// memory owned by the caller (PrimalPoint::Allocate).
+struct PrimalPoint {
+  double* x = nullptr;      // (nv) acceleration
+  double* Mx = nullptr;     // (nv) M x
+  double* jar = nullptr;    // (nefc) J x - aref
+  double* force = nullptr;  // (nefc) -ds/djar
+  int* state = nullptr;     // (nefc) ConstraintState values
+  double* grad = nullptr;   // (nv) M x - qfrc_smooth - J' force
+  double cost = 0;
+
+  void Allocate(const ConstraintProblem& p, Arena& arena);
+};
+
+// pt.x => every other field of pt.
+void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt);
+
+// Sets pt.x to the cheaper of qacc_warmstart (when given) and qacc_smooth, and evaluates it.
+void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt);
+
+// Exact minimization of cost(x + a dir) over a >= 0 (the cost is convex and piecewise smooth):
+// safeguarded one-dimensional Newton iterations on the derivative. `Mdir` = M dir and
+// `Jdir` = J dir. Returns the step a (0 if dir is not a descent direction).
+double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
+                        const double* Mdir, const double* Jdir, Arena& arena);
+
+// cost(pt.x) - cost(pt.x + step dir), computed row by row from the differences (not as the
+// difference of two large costs), so that convergence tests see decreases far below the
+// round-off of the cost itself.
+double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
+                      const double* Mdir, const double* Jdir, double step, Arena& arena);
+
+// Scale applied to costs and gradient norms in convergence tests: 1 / (meaninertia max(1,nv)).
+double PrimalScale(const ConstraintProblem& p);
+
+// d^2 s/djar^2 along jar-space direction v at jar (states from ConstraintCost): v' Hs v.
+double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const int* state,
+                           const double* v);
+
+}  // namespace gauss

@@ -1,0 +1,204 @@
+// Cost, gradient, starting point and exact line search of the reduced primal problem.
+#include "gauss/primal.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gauss {
+
+void PrimalPoint::Allocate(const ConstraintProblem& p, Arena& arena) {
+  x = arena.Doubles(p.nv);
+  Mx = arena.Doubles(p.nv);
+  grad = arena.Doubles(p.nv);
+  jar = arena.Doubles(p.nefc);
+  force = arena.Doubles(p.nefc);
+  state = arena.Ints(p.nefc);
+}
+
+double PrimalScale(const ConstraintProblem& p) {
+  return 1 / (p.meaninertia * std::max(1, p.nv));
+}
+
+void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt) {
+  // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
+  p.M->MulM(pt.x, pt.Mx);
+  MulJ(p, pt.x, pt.jar);
+  for (int i = 0; i < p.nefc; ++i) pt.jar[i] -= p.aref[i];
+  double quad = 0;
+  for (int i = 0; i < p.nv; ++i) {
+    const double dx = pt.x[i] - p.qacc_smooth[i];
+    quad += dx * (pt.Mx[i] - p.qfrc_smooth[i]);
+  }
+  pt.cost = 0.5 * quad + ConstraintCost(p, pt.jar, pt.force, pt.state);
+  // gradient = M (x - a0) + J' ds/djar = M x - qfrc_smooth - J' force
+  MulJT(p, pt.force, pt.grad);
+  for (int i = 0; i < p.nv; ++i) pt.grad[i] = pt.Mx[i] - p.qfrc_smooth[i] - pt.grad[i];
+}
+
+void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt) {
+  std::copy(p.qacc_smooth, p.qacc_smooth + p.nv, pt.x);
+  EvaluatePrimal(p, pt);
+  if (!p.qacc_warmstart) return;
+  const double smooth_cost = pt.cost;
+  std::copy(p.qacc_warmstart, p.qacc_warmstart + p.nv, pt.x);
+  EvaluatePrimal(p, pt);
+  if (pt.cost > smooth_cost) {
+    std::copy(p.qacc_smooth, p.qacc_smooth + p.nv, pt.x);
+    EvaluatePrimal(p, pt);
+  }
+}
+
+double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const int* state,
+                           const double* v) {
+  double curvature = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) curvature += p.D[i] * v[i] * v[i];
+  }
+  for (int k = 0; k < p.ncon; ++k) {
+    const Contact& c = p.contact[k];
+    const int a = c.efc_address;
+    if (a < 0 || state[a] != static_cast<int>(ConstraintState::kCone)) continue;
+    // s = 1/2 Dm g^2 with g = N - T: s'' = Dm (g'^2 + g g'') along v
+    const double* j = jar + a;
+    const double* u = v + a;
+    double T2 = 0, Tdot = 0, udot2 = 0;
+    for (int r = 1; r < c.dim; ++r) {
+      const double mu2 = c.friction[r - 1] * c.friction[r - 1];
+      T2 += mu2 * j[r] * j[r];
+      Tdot += mu2 * j[r] * u[r];
+      udot2 += mu2 * u[r] * u[r];
+    }
+    const double T = std::sqrt(T2);
+    const double m2 = c.friction[0] * c.friction[0] / p.impratio;
+    const double Dm = p.D[a] / (1 + m2);
+    const double g = j[0] - T;
+    const double dg = u[0] - Tdot / T;
+    const double ddg = -(udot2 - Tdot * Tdot / T2) / T;
+    curvature += Dm * (dg * dg + g * ddg);
+  }
+  return curvature;
+}
+
+namespace {
+
+// Penalty of one elliptic contact at jar (its rows starting at jar[0]).
+double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
+  double T2 = 0;
+  for (int r = 1; r < c.dim; ++r) T2 += c.friction[r - 1] * c.friction[r - 1] * j[r] * j[r];
+  const double T = std::sqrt(T2);
+  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
+  if (j[0] >= T) return 0;
+  if (m2 * j[0] + T <= 0) {
+    double s = 0;
+    for (int r = 0; r < c.dim; ++r) s += 0.5 * p.D[c.efc_address + r] * j[r] * j[r];
+    return s;
+  }
+  const double g = j[0] - T;
+  return 0.5 * p.D[c.efc_address] / (1 + m2) * g * g;
+}
+
+}  // namespace
+
+double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
+                      const double* Mdir, const double* Jdir, double step, Arena& arena) {
+  ArenaScope scope(arena);
+  int* state = arena.Ints(p.nefc);
+  double* jar = arena.Doubles(p.nefc);
+  for (int i = 0; i < p.nefc; ++i) jar[i] = pt.jar[i] + step * Jdir[i];
+  ConstraintCost(p, jar, nullptr, state);
+  // quadratic part: a d'(Mx - qfrc_smooth) + a^2/2 d'Md
+  double change = 0;
+  for (int i = 0; i < p.nv; ++i) {
+    change += step * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * step * step * dir[i] * Mdir[i];
+  }
+  // penalty: in closed form where a row stays on the same piece, directly otherwise
+  for (int i = 0; i < p.nefc; ++i) {
+    if (p.type[i] == static_cast<int>(ConstraintType::kContactElliptic)) continue;
+    const double j0 = pt.jar[i], j1 = jar[i], du = step * Jdir[i];
+    const int s0 = pt.state[i], s1 = state[i];
+    const double D = p.D[i];
+    auto cost = [&](int st, double j) {
+      if (st == static_cast<int>(ConstraintState::kQuadratic)) return 0.5 * D * j * j;
+      const double fl = p.frictionloss[i];
+      if (st == static_cast<int>(ConstraintState::kLinearPos)) return fl * j - 0.5 * p.R[i] * fl * fl;
+      if (st == static_cast<int>(ConstraintState::kLinearNeg)) return -fl * j - 0.5 * p.R[i] * fl * fl;
+      return 0.0;
+    };
+    if (s0 != s1) {
+      change += cost(s1, j1) - cost(s0, j0);
+    } else if (s0 == static_cast<int>(ConstraintState::kQuadratic)) {
+      change += 0.5 * D * du * (2 * j0 + du);
+    } else if (s0 == static_cast<int>(ConstraintState::kLinearPos)) {
+      change += p.frictionloss[i] * du;
+    } else if (s0 == static_cast<int>(ConstraintState::kLinearNeg)) {
+      change -= p.frictionloss[i] * du;
+    }
+  }
+  for (int k = 0; k < p.ncon; ++k) {
+    const Contact& c = p.contact[k];
+    const int a = c.efc_address;
+    if (a < 0 || p.type[a] != static_cast<int>(ConstraintType::kContactElliptic)) continue;
+    change += EllipticCost(p, c, jar + a) - EllipticCost(p, c, pt.jar + a);
+  }
+  return -change;
+}
+
+namespace {
+
+// Derivative and curvature of the cost along dir at step a.
+struct Slope {
+  double d1 = 0;
+  double d2 = 0;
+};
+
+Slope SlopeAt(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir, double dMd,
+              double dgrad_quad, double a, double* jar, double* force, int* state) {
+  for (int i = 0; i < p.nefc; ++i) jar[i] = pt.jar[i] + a * Jdir[i];
+  ConstraintCost(p, jar, force, state);
+  Slope s;
+  // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
+  s.d1 = dgrad_quad + a * dMd;
+  for (int i = 0; i < p.nefc; ++i) s.d1 -= force[i] * Jdir[i];
+  s.d2 = dMd + ConstraintCurvature(p, jar, state, Jdir);
+  return s;
+}
+
+}  // namespace
+
+double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
+                        const double* Mdir, const double* Jdir, Arena& arena) {
+  ArenaScope scope(arena);
+  double* jar = arena.Doubles(p.nefc);
+  double* force = arena.Doubles(p.nefc);
+  int* state = arena.Ints(p.nefc);
+  double dMd = 0, dgrad_quad = 0;
+  for (int i = 0; i < p.nv; ++i) {
+    dMd += dir[i] * Mdir[i];
+    dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
+  }
+  const Slope s0 = SlopeAt(p, pt, Jdir, dMd, dgrad_quad, 0, jar, force, state);
+  if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
+
+  // bracket [lo, hi] with slope(lo) < 0 < slope(hi); Newton steps from the current point,
+  // bisection whenever a step leaves the bracket
+  const double tol = 1e-14 * std::fabs(s0.d1);
+  double lo = 0, hi = -1;  // hi < 0: no upper end known yet
+  double a = -s0.d1 / s0.d2;
+  for (int iter = 0; iter < 60; ++iter) {
+    const Slope s = SlopeAt(p, pt, Jdir, dMd, dgrad_quad, a, jar, force, state);
+    if (std::fabs(s.d1) <= tol) return a;
+    if (s.d1 < 0) {
+      lo = a;
+    } else {
+      hi = a;
+    }
+    double next = a - s.d1 / s.d2;
+    const bool inside = next > lo && (hi < 0 || next < hi);
+    if (!inside) next = hi < 0 ? 2 * a : 0.5 * (lo + hi);
+    if (hi >= 0 && hi - lo <= 1e-15 * hi) return lo;
+    a = next;
+  }
+  return a;
+}
+
+}  // namespace gauss

@@ -1,0 +1,89 @@
+// `cg`: nonlinear conjugate gradient on the reduced primal problem (spec "CG"): search
+// directions from the M^-1-preconditioned gradient with the Polak-Ribiere-plus formula, and the
+// exact line search of gauss/primal.h. Cheaper per iteration than Newton (no factorization of
+// the Hessian), usually more iterations.
+#include <algorithm>
+#include <cmath>
+
+#include "gauss/primal.h"
+#include "gauss/solver.h"
+
+namespace gauss {
+namespace {
+
+class CgSolver : public ConstraintSolver {
+ public:
+  std::size_t ScratchDoubles(const Model& m) const override {
+    const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
+    return 16 * nv + 12 * nj + 64;
+  }
+
+ protected:
+  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+                       SolverIteration* trace) const override {
+    const int nv = p.nv;
+    SolverResult result;
+    if (p.nefc == 0) {
+      std::copy(p.qacc_smooth, p.qacc_smooth + nv, qacc);
+      result.converged = true;
+      return result;
+    }
+    Arena& arena = d.arena;
+    ArenaScope scope(arena);
+    PrimalPoint pt;
+    pt.Allocate(p, arena);
+    double* dir = arena.Doubles(nv);
+    double* Mdir = arena.Doubles(nv);
+    double* Jdir = arena.Doubles(p.nefc);
+    double* pgrad = arena.Doubles(nv);      // M^-1 grad at the current point
+    double* pgrad_old = arena.Doubles(nv);  // ... at the previous point
+    double* grad_old = arena.Doubles(nv);
+    const double scale = PrimalScale(p);
+
+    StartPrimal(p, pt);
+    std::copy(pt.grad, pt.grad + nv, pgrad);
+    p.M->SolveM(pgrad);
+    for (int i = 0; i < nv; ++i) dir[i] = -pgrad[i];
+
+    for (int iter = 0; iter < p.iterations; ++iter) {
+      p.M->MulM(dir, Mdir);
+      MulJ(p, dir, Jdir);
+      const double step = PrimalLineSearch(p, pt, dir, Mdir, Jdir, arena);
+      const double decrease = PrimalDecrease(p, pt, dir, Mdir, Jdir, step, arena);
+      std::copy(pt.grad, pt.grad + nv, grad_old);
+      std::copy(pgrad, pgrad + nv, pgrad_old);
+      for (int i = 0; i < nv; ++i) pt.x[i] += step * dir[i];
+      EvaluatePrimal(p, pt);
+
+      double gnorm = 0;
+      for (int i = 0; i < nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
+      const SolverIteration it{pt.cost, scale * std::sqrt(gnorm), scale * decrease};
+      if (trace) trace[iter] = it;
+      result.iterations = iter + 1;
+      if (it.improvement < p.tolerance || it.gradient < p.tolerance) {
+        result.converged = true;
+        break;
+      }
+
+      // Polak-Ribiere-plus in the M^-1 metric: beta = g'(Pg - Pg_old) / g_old'Pg_old, >= 0
+      std::copy(pt.grad, pt.grad + nv, pgrad);
+      p.M->SolveM(pgrad);
+      double num = 0, den = 0;
+      for (int i = 0; i < nv; ++i) {
+        num += pt.grad[i] * (pgrad[i] - pgrad_old[i]);
+        den += grad_old[i] * pgrad_old[i];
+      }
+      const double beta = den > 0 ? std::max(0.0, num / den) : 0;
+      for (int i = 0; i < nv; ++i) dir[i] = -pgrad[i] + beta * dir[i];
+    }
+    std::copy(pt.x, pt.x + nv, qacc);
+    std::copy(pt.force, pt.force + p.nefc, force);
+    return result;
+  }
+};
+
+}  // namespace
+}  // namespace gauss
+
+GAUSS_SOLVER_PLUGIN(gauss::CgSolver, cg, "1.0.0",
+                    "nonlinear conjugate gradient (Polak-Ribiere+, M^-1 preconditioned) on the primal problem")

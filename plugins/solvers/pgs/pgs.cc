@@ -1,0 +1,240 @@
+// `pgs`: projected Gauss-Seidel on the dual problem (spec eq. 9 and "PGS"):
+//   minimize 1/2 f'(A + R) f + f'(J a0 - aref) over f in Omega,  A = J M^-1 J'
+// sweeping the constraints one at a time: scalar rows take their exact minimizer and are
+// projected on their interval (equality: free, friction loss: |f| <= floss, limits, contacts
+// without friction and pyramidal edges: f >= 0). An elliptic contact is one block minimized
+// exactly over its cone (elliptic_block.h), so that the sweeps converge to the same unique
+// optimum as the primal solvers. Stops when a sweep improves the dual cost by less than the
+// tolerance (scaled as the primal solvers' tests).
+#include <algorithm>
+#include <cmath>
+
+#include "elliptic_block.h"
+#include "gauss/primal.h"
+#include "gauss/solver.h"
+
+namespace gauss {
+namespace {
+
+constexpr ConstraintType kContactElliptic = ConstraintType::kContactElliptic;
+
+bool IsNonNegative(int type) {
+  return type == static_cast<int>(ConstraintType::kLimitJoint) ||
+         type == static_cast<int>(ConstraintType::kLimitTendon) ||
+         type == static_cast<int>(ConstraintType::kContactFrictionless) ||
+         type == static_cast<int>(ConstraintType::kContactPyramidal);
+}
+
+bool IsFriction(int type) {
+  return type == static_cast<int>(ConstraintType::kFrictionDof) ||
+         type == static_cast<int>(ConstraintType::kFrictionTendon);
+}
+
+// 1/2 f'AR f + f'b
+double DualCost(const double* AR, const double* b, const double* f, int n) {
+  double cost = 0;
+  for (int i = 0; i < n; ++i) {
+    double row = 0;
+    for (int j = 0; j < n; ++j) row += AR[i * n + j] * f[j];
+    cost += f[i] * (0.5 * row + b[i]);
+  }
+  return cost;
+}
+
+class PgsSolver : public ConstraintSolver {
+ public:
+  std::size_t ScratchDoubles(const Model& m) const override {
+    const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
+    return nj * nj + nj * nv + 8 * nv + 8 * nj + kEllipticBlockScratch + 64;
+  }
+
+ protected:
+  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+                       SolverIteration* trace) const override {
+    const int nv = p.nv, n = p.nefc;
+    SolverResult result;
+    std::copy(p.qacc_smooth, p.qacc_smooth + nv, qacc);
+    if (n == 0) {
+      result.converged = true;
+      return result;
+    }
+    Arena& arena = d.arena;
+    ArenaScope scope(arena);
+    double* AR = arena.Doubles(static_cast<std::size_t>(n) * n);
+    double* MinvJT = arena.Doubles(static_cast<std::size_t>(n) * nv);
+    double* b = arena.Doubles(n);
+    double* tmp = arena.Doubles(std::max(n, nv));
+    BuildDual(p, AR, MinvJT, b, tmp);
+    InitialForce(p, AR, b, force, arena);
+
+    const double scale = PrimalScale(p);
+    double cost = DualCost(AR, b, force, n);
+    for (int iter = 0; iter < p.iterations; ++iter) {
+      const double decrease = -Sweep(p, AR, b, force, arena);
+      cost -= decrease;
+      const SolverIteration it{cost, 0, scale * decrease};
+      if (trace) trace[iter] = it;
+      result.iterations = iter + 1;
+      if (it.improvement < p.tolerance) {
+        result.converged = true;
+        break;
+      }
+    }
+
+    // qacc = a0 + M^-1 J' f
+    for (int i = 0; i < n; ++i) {
+      if (force[i] == 0) continue;
+      const double* row = MinvJT + static_cast<std::size_t>(i) * nv;
+      for (int k = 0; k < nv; ++k) qacc[k] += row[k] * force[i];
+    }
+    if (trace && result.iterations > 0) {
+      // gradient of the primal cost at the final acceleration, for comparison with primal solvers
+      PrimalPoint pt;
+      pt.Allocate(p, arena);
+      std::copy(qacc, qacc + nv, pt.x);
+      EvaluatePrimal(p, pt);
+      double g = 0;
+      for (int k = 0; k < nv; ++k) g += pt.grad[k] * pt.grad[k];
+      trace[result.iterations - 1].gradient = scale * std::sqrt(g);
+    }
+    return result;
+  }
+
+ private:
+  // AR = J M^-1 J' + R and b = J a0 - aref; MinvJT row i = M^-1 J_i'.
+  static void BuildDual(const ConstraintProblem& p, double* AR, double* MinvJT, double* b,
+                        double* tmp) {
+    const int nv = p.nv, n = p.nefc;
+    for (int i = 0; i < n; ++i) {
+      double* row = MinvJT + static_cast<std::size_t>(i) * nv;
+      for (int k = 0; k < n; ++k) tmp[k] = k == i ? 1 : 0;
+      MulJT(p, tmp, row);
+      p.M->SolveM(row);
+    }
+    for (int i = 0; i < n; ++i) {
+      MulJ(p, MinvJT + static_cast<std::size_t>(i) * nv, tmp);
+      for (int j = 0; j < n; ++j) AR[j * n + i] = tmp[j];
+      AR[i * n + i] += p.R[i];
+    }
+    MulJ(p, p.qacc_smooth, b);
+    for (int i = 0; i < n; ++i) b[i] -= p.aref[i];
+  }
+
+  // The force of the warmstart acceleration when it beats zero force, else zero.
+  static void InitialForce(const ConstraintProblem& p, const double* AR, const double* b,
+                           double* force, Arena& arena) {
+    std::fill(force, force + p.nefc, 0.0);
+    if (!p.qacc_warmstart) return;
+    ArenaScope scope(arena);
+    double* jar = arena.Doubles(p.nefc);
+    MulJ(p, p.qacc_warmstart, jar);
+    for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
+    ConstraintCost(p, jar, force, nullptr);
+    if (DualCost(AR, b, force, p.nefc) > 0) std::fill(force, force + p.nefc, 0.0);
+  }
+
+  // One Gauss-Seidel pass over all constraints; returns the change of the dual cost, summed
+  // from each update's exact change (no cancellation between large costs).
+  static double Sweep(const ConstraintProblem& p, const double* AR, const double* b, double* f,
+                      Arena& arena) {
+    const int n = p.nefc;
+    double change = 0;
+    for (int i = 0; i < n;) {
+      const int type = p.type[i];
+      if (type == static_cast<int>(kContactElliptic)) {
+        const Contact& c = p.contact[IdOfContactRow(p, i)];
+        change += MinimizeEllipticBlock(AR, b, f, n, i, c, arena);
+        i += c.dim;
+        continue;
+      }
+      if (type == static_cast<int>(ConstraintType::kEquality)) {
+        const int size = EqualityBlockSize(p, i);
+        change += MinimizeEqualityBlock(AR, b, f, n, i, size);
+        i += size;
+        continue;
+      }
+      double residual = b[i];
+      const double* row = AR + static_cast<std::size_t>(i) * n;
+      for (int j = 0; j < n; ++j) residual += row[j] * f[j];
+      double value = f[i] - residual / row[i];
+      if (IsNonNegative(type)) {
+        value = std::max(0.0, value);
+      } else if (IsFriction(type)) {
+        value = std::clamp(value, -p.frictionloss[i], p.frictionloss[i]);
+      }
+      const double step = value - f[i];
+      change += step * (residual + 0.5 * row[i] * step);
+      f[i] = value;
+      ++i;
+    }
+    return change;
+  }
+
+  // Rows of the equality constraint starting at row i (3 for connect, 6 for weld, else 1).
+  static int EqualityBlockSize(const ConstraintProblem& p, int i) {
+    int size = 1;
+    while (i + size < p.nefc && size < 6 && p.type[i + size] == p.type[i] &&
+           p.id && p.id[i + size] == p.id[i]) {
+      ++size;
+    }
+    return size;
+  }
+
+  // Exact minimization over the (unbounded) forces of one equality constraint: its rows are
+  // strongly coupled (a weld's 6 rows act on the same two bodies), so solving them together
+  // converges far faster than row by row. Returns the dual cost change.
+  static double MinimizeEqualityBlock(const double* AR, const double* b, double* f, int n, int a,
+                                      int size) {
+    double A[36], r[6], step[6];
+    for (int i = 0; i < size; ++i) {
+      const double* row = AR + static_cast<std::size_t>(a + i) * n;
+      double residual = b[a + i];
+      for (int j = 0; j < n; ++j) residual += row[j] * f[j];
+      r[i] = residual;
+      for (int j = 0; j < size; ++j) A[i * size + j] = row[a + j];
+    }
+    // Cholesky solve A step = -r
+    for (int j = 0; j < size; ++j) {
+      double diag = A[j * size + j];
+      for (int k = 0; k < j; ++k) diag -= A[j * size + k] * A[j * size + k];
+      const double l = std::sqrt(std::max(diag, 1e-300));
+      A[j * size + j] = l;
+      for (int i = j + 1; i < size; ++i) {
+        double v = A[i * size + j];
+        for (int k = 0; k < j; ++k) v -= A[i * size + k] * A[j * size + k];
+        A[i * size + j] = v / l;
+      }
+    }
+    for (int i = 0; i < size; ++i) {
+      double v = -r[i];
+      for (int k = 0; k < i; ++k) v -= A[i * size + k] * step[k];
+      step[i] = v / A[i * size + i];
+    }
+    for (int i = size - 1; i >= 0; --i) {
+      double v = step[i];
+      for (int k = i + 1; k < size; ++k) v -= A[k * size + i] * step[k];
+      step[i] = v / A[i * size + i];
+    }
+    // the exact minimizer of a quadratic changes it by -1/2 step'A step = 1/2 step'r
+    double change = 0;
+    for (int i = 0; i < size; ++i) {
+      f[a + i] += step[i];
+      change += 0.5 * step[i] * r[i];
+    }
+    return change;
+  }
+
+  // The contact whose elliptic rows start at row i.
+  static int IdOfContactRow(const ConstraintProblem& p, int i) {
+    for (int k = 0; k < p.ncon; ++k) {
+      if (p.contact[k].efc_address == i) return k;
+    }
+    return 0;  // unreachable: every elliptic row block belongs to a contact
+  }
+};
+
+}  // namespace
+}  // namespace gauss
+
+GAUSS_SOLVER_PLUGIN(gauss::PgsSolver, pgs, "1.0.0",
+                    "projected Gauss-Seidel on the dual problem, exact elliptic-cone blocks")
