@@ -1,0 +1,83 @@
+// The `gauss` command-line program: subcommand dispatch, top-level --help / --version, and the
+// single place where failures become exit statuses.
+//
+// Exit status: 0 success; 1 bad input or a failure while running (gauss::Error and anything
+// else thrown), with the message on stderr; 2 wrong use of the command line.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "gauss/error.h"
+
+namespace {
+
+struct Subcommand {
+  const char* name;
+  gauss::cli::Command run;
+  const char* summary;
+};
+
+const Subcommand kSubcommands[] = {
+    {"run", gauss::cli::RunCommand, "simulate a model and write its trajectory as CSV"},
+    {"forward", gauss::cli::ForwardCommand, "forward dynamics (qacc) of each state of a CSV file"},
+    {"inverse", gauss::cli::InverseCommand, "inverse dynamics (qfrc_inverse) of each state and qacc"},
+    {"bench", gauss::cli::BenchCommand, "measure simulation speed (steps per second)"},
+    {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
+};
+
+void PrintUsage(std::ostream& out) {
+  out << "usage: gauss <command> [options]     (gauss <command> --help for details)\n\n"
+         "Gauss " << gauss::cli::Version() << ", a multi-joint physics engine with contact.\n\n"
+         "commands:\n";
+  for (const auto& c : kSubcommands) {
+    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+  }
+  out << "\noptions:\n"
+         "  -h [ --help ]  show this help and exit\n"
+         "  --version      print the version and exit\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    PrintUsage(std::cerr);
+    return 2;
+  }
+  const std::string first = argv[1];
+  if (first == "--help" || first == "-h" || first == "help") {
+    PrintUsage(std::cout);
+    return 0;
+  }
+  if (first == "--version") {
+    std::cout << "gauss " << gauss::cli::Version() << "\n";
+    return 0;
+  }
+  const Subcommand* command = nullptr;
+  for (const auto& c : kSubcommands) {
+    if (first == c.name) command = &c;
+  }
+  if (command == nullptr) {
+    std::cerr << "gauss: unknown command '" << first << "'\n\n";
+    PrintUsage(std::cerr);
+    return 2;
+  }
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    return command->run(args);
+  } catch (const gauss::cli::UsageError& e) {
+    std::cerr << "gauss " << command->name << ": " << e.what() << "\n"
+              << "Try 'gauss " << command->name << " --help'.\n";
+    return 2;
+  } catch (const gauss::Error& e) {
+    std::cerr << "gauss " << command->name << ": error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    // Not expected from bad input (that is gauss::Error), but still a message, not a crash.
+    std::cerr << "gauss " << command->name << ": internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
