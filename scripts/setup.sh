@@ -1,0 +1,19 @@
+#!/bin/sh
+# Installs the Debian packages Gauss needs to build and test (run as root, or with sudo
+# available). Idempotent: does nothing when everything is already installed.
+set -eu
+packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
+  libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev"
+if [ "${1:-}" = "--with-reference" ]; then
+  # MuJoCo 2.2.2: only the cross-check tests in tests/reference link it
+  packages="$packages libmujoco-dev libmujoco-samples"
+fi
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $missing
