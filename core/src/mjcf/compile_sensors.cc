@@ -1,0 +1,215 @@
+// Compiling sensors, keyframes and custom numeric fields.
+//
+// Sensor table (object, dimension, stage) as MuJoCo 2.2.2 compiles it (measured):
+//   site sensors:      touch 1 acc, accelerometer 3 acc, velocimeter 3 vel, gyro 3 vel,
+//                      force 3 acc, torque 3 acc, magnetometer 3 pos, rangefinder 1 pos
+//   joint sensors:     jointpos 1 pos, jointvel 1 vel (hinge/slide); ballquat 4 pos,
+//                      ballangvel 3 vel (ball); jointlimitpos/vel/frc 1 pos/vel/acc (limited)
+//   tendon sensors:    tendonpos 1 pos, tendonvel 1 vel, tendonlimitpos/vel/frc (limited)
+//   actuator sensors:  actuatorpos 1 pos, actuatorvel 1 vel, actuatorfrc 1 acc
+//   frame sensors:     framepos 3, framequat 4, frame[xyz]axis 3 (pos), framelinvel 3,
+//                      frameangvel 3 (vel), framelinacc 3, frameangacc 3 (acc)
+//   subtree sensors:   subtreecom 3 pos, subtreelinvel 3 vel, subtreeangmom 3 vel (body)
+//   clock 1 pos (no object); user: dim and needstage as written.
+// Keyframes: <size nkey> reserves keyframes; missing values are qpos0 and zeros, and given
+// arrays must have exactly nq / nv / na / nu values.
+#include <algorithm>
+
+#include "mjcf/compiler.h"
+
+namespace gauss::mjcf {
+namespace {
+
+struct SensorKind {
+  const char* type;
+  const char* object;  // "site", "joint", "tendon", "actuator", "body", "frame", "", "user"
+  int dim;
+  Stage stage;
+};
+
+const SensorKind kSensors[] = {
+    {"touch", "site", 1, Stage::kAcceleration},
+    {"accelerometer", "site", 3, Stage::kAcceleration},
+    {"velocimeter", "site", 3, Stage::kVelocity},
+    {"gyro", "site", 3, Stage::kVelocity},
+    {"force", "site", 3, Stage::kAcceleration},
+    {"torque", "site", 3, Stage::kAcceleration},
+    {"magnetometer", "site", 3, Stage::kPosition},
+    {"rangefinder", "site", 1, Stage::kPosition},
+    {"jointpos", "joint", 1, Stage::kPosition},
+    {"jointvel", "joint", 1, Stage::kVelocity},
+    {"tendonpos", "tendon", 1, Stage::kPosition},
+    {"tendonvel", "tendon", 1, Stage::kVelocity},
+    {"actuatorpos", "actuator", 1, Stage::kPosition},
+    {"actuatorvel", "actuator", 1, Stage::kVelocity},
+    {"actuatorfrc", "actuator", 1, Stage::kAcceleration},
+    {"ballquat", "joint", 4, Stage::kPosition},
+    {"ballangvel", "joint", 3, Stage::kVelocity},
+    {"jointlimitpos", "joint", 1, Stage::kPosition},
+    {"jointlimitvel", "joint", 1, Stage::kVelocity},
+    {"jointlimitfrc", "joint", 1, Stage::kAcceleration},
+    {"tendonlimitpos", "tendon", 1, Stage::kPosition},
+    {"tendonlimitvel", "tendon", 1, Stage::kVelocity},
+    {"tendonlimitfrc", "tendon", 1, Stage::kAcceleration},
+    {"framepos", "frame", 3, Stage::kPosition},
+    {"framequat", "frame", 4, Stage::kPosition},
+    {"framexaxis", "frame", 3, Stage::kPosition},
+    {"frameyaxis", "frame", 3, Stage::kPosition},
+    {"framezaxis", "frame", 3, Stage::kPosition},
+    {"framelinvel", "frame", 3, Stage::kVelocity},
+    {"frameangvel", "frame", 3, Stage::kVelocity},
+    {"framelinacc", "frame", 3, Stage::kAcceleration},
+    {"frameangacc", "frame", 3, Stage::kAcceleration},
+    {"subtreecom", "body", 3, Stage::kPosition},
+    {"subtreelinvel", "body", 3, Stage::kVelocity},
+    {"subtreeangmom", "body", 3, Stage::kVelocity},
+    {"clock", "", 1, Stage::kPosition},
+    {"user", "user", 0, Stage::kAcceleration},
+};
+
+// Resolves an object named by (objtype keyword, name); `attr` is the attribute to blame.
+// (type, name) => (ObjType, id)
+void ResolveObject(const CompileContext& c, const std::string& type, const std::string& name,
+                   const Source& src, const std::string& attr, ObjType* objtype, int* id) {
+  if (type == "body" || type == "xbody") {
+    *objtype = type == "body" ? ObjType::kBody : ObjType::kXBody;
+    *id = c.body_names.Require(name, src, attr, "body");
+  } else if (type == "geom") {
+    *objtype = ObjType::kGeom;
+    *id = c.geom_names.Require(name, src, attr, "geom");
+  } else if (type == "site") {
+    *objtype = ObjType::kSite;
+    *id = c.site_names.Require(name, src, attr, "site");
+  } else if (type == "joint") {
+    *objtype = ObjType::kJoint;
+    *id = c.joint_names.Require(name, src, attr, "joint");
+  } else if (type == "tendon") {
+    *objtype = ObjType::kTendon;
+    *id = c.tendon_names.Require(name, src, attr, "tendon");
+  } else if (type == "actuator") {
+    *objtype = ObjType::kActuator;
+    *id = c.actuator_names.Require(name, src, attr, "actuator");
+  } else if (type == "camera") {
+    throw Error(src.Where(attr), "not supported yet: sensors of cameras (cameras are visual "
+                                 "only and not compiled)");
+  } else {
+    throw Error(src.Where(attr), "invalid object type '" + type + "'; expected body, xbody, "
+                                 "geom, site, joint, tendon or actuator");
+  }
+}
+
+}  // namespace
+
+// (sensor specs, name tables, jnt_limited, tendon_limited) => (sensor_*, nsensordata)
+void CompileSensors(CompileContext* c) {
+  Model& m = *c->m;
+  for (const SensorSpec& s : c->spec->sensors) {
+    c->sensor_names.Add(s.name, m.nsensor, s.src, "sensor");
+    const SensorKind* kind = nullptr;
+    for (const SensorKind& k : kSensors) {
+      if (s.type == k.type) kind = &k;
+    }
+    const std::string object = kind->object;
+    ObjType objtype = ObjType::kUnknown, reftype = ObjType::kUnknown;
+    int objid = -1, refid = -1;
+    int dim = kind->dim;
+    Stage stage = kind->stage;
+    if (object == "frame" || object == "user") {
+      const std::string objattr = "objname";
+      if (object == "frame" && s.objtype != "body" && s.objtype != "xbody" &&
+          s.objtype != "geom" && s.objtype != "site" && s.objtype != "camera") {
+        throw Error(s.src.Where("objtype"), "invalid value '" + s.objtype + "'; expected one "
+                                            "of: body, xbody, geom, site, camera");
+      }
+      ResolveObject(*c, s.objtype, s.objname, s.src, objattr, &objtype, &objid);
+      if (!s.reftype.empty()) {
+        ResolveObject(*c, s.reftype, s.refname, s.src, "refname", &reftype, &refid);
+      }
+      if (object == "user") {
+        dim = s.user_dim;
+        stage = s.user_stage;
+        if (dim < 1) throw Error(s.src.Where("dim"), "a user sensor needs dim >= 1");
+      }
+    } else if (!object.empty()) {
+      ResolveObject(*c, object, s.objname, s.src, object, &objtype, &objid);
+      if (object == "joint") {
+        const JointType jt = m.jnt_type[objid];
+        const bool ball = s.type == "ballquat" || s.type == "ballangvel";
+        if (ball && jt != JointType::kBall) {
+          throw Error(s.src.Where("joint"), "this sensor needs a ball joint");
+        }
+        if ((s.type == "jointpos" || s.type == "jointvel") && jt != JointType::kHinge &&
+            jt != JointType::kSlide) {
+          throw Error(s.src.Where("joint"), "this sensor needs a hinge or slide joint");
+        }
+        if (s.type.find("jointlimit") == 0 && !m.jnt_limited[objid]) {
+          throw Error(s.src.Where("joint"), "this sensor needs a limited joint");
+        }
+      }
+      if (s.type.find("tendonlimit") == 0 && !m.tendon_limited[objid]) {
+        throw Error(s.src.Where("tendon"), "this sensor needs a limited tendon");
+      }
+    }
+    if (s.noise < 0) throw Error(s.src.Where("noise"), "the noise cannot be negative");
+    if (s.cutoff < 0) throw Error(s.src.Where("cutoff"), "the cutoff cannot be negative");
+
+    ++m.nsensor;
+    m.sensor_type.push_back(s.type);
+    m.sensor_objtype.push_back(objtype);
+    m.sensor_objid.push_back(objid);
+    m.sensor_reftype.push_back(reftype);
+    m.sensor_refid.push_back(refid);
+    m.sensor_dim.push_back(dim);
+    m.sensor_adr.push_back(m.nsensordata);
+    m.nsensordata += dim;
+    m.sensor_needstage.push_back(stage);
+    m.sensor_cutoff.push_back(s.cutoff);
+    m.sensor_noise.push_back(s.noise);
+    m.sensor_plugin.push_back("builtin");
+    m.sensor_name.push_back(s.name);
+  }
+}
+
+// (keyframe and numeric specs, qpos0) => (key_*, numeric_*)
+void CompileKeysAndNumerics(CompileContext* c) {
+  Model& m = *c->m;
+  const std::vector<KeySpec>& keys = c->spec->keys;
+  const int nkey = std::max(c->spec->size.nkey, static_cast<int>(keys.size()));
+  // a sanity bound on the memory keyframes take (MuJoCo has none; 1e7 values = 80 MB)
+  if (static_cast<double>(nkey) * (m.nq + m.nv + m.na + m.nu + 1) > 1e7) {
+    throw Error("<size nkey=\"" + std::to_string(nkey) + "\">: too many keyframes for this model");
+  }
+  for (int k = 0; k < nkey; ++k) {
+    const KeySpec* key = k < static_cast<int>(keys.size()) ? &keys[k] : nullptr;
+    auto fill = [&](std::vector<double>* out, const std::vector<double>* given,
+                    const std::vector<double>& fallback, const char* attr) {
+      if (given && !given->empty()) {
+        if (given->size() != fallback.size()) {
+          throw Error(key->src.Where(attr), "expected " + std::to_string(fallback.size()) +
+                                                " values, found " + std::to_string(given->size()));
+        }
+        out->insert(out->end(), given->begin(), given->end());
+      } else {
+        out->insert(out->end(), fallback.begin(), fallback.end());
+      }
+    };
+    if (key) c->key_names.Add(key->name, k, key->src, "keyframe");
+    m.key_time.push_back(key ? key->time : 0);
+    m.key_name.push_back(key ? key->name : "");
+    fill(&m.key_qpos, key ? &key->qpos : nullptr, m.qpos0, "qpos");
+    fill(&m.key_qvel, key ? &key->qvel : nullptr, std::vector<double>(m.nv, 0.0), "qvel");
+    fill(&m.key_act, key ? &key->act : nullptr, std::vector<double>(m.na, 0.0), "act");
+    fill(&m.key_ctrl, key ? &key->ctrl : nullptr, std::vector<double>(m.nu, 0.0), "ctrl");
+  }
+  m.nkey = nkey;
+
+  for (const NumericSpec& n : c->spec->numerics) {
+    c->numeric_names.Add(n.name, m.nnumeric++, n.src, "numeric");
+    m.numeric_name.push_back(n.name);
+    m.numeric_adr.push_back(static_cast<int>(m.numeric_data.size()));
+    m.numeric_size.push_back(n.size);
+    m.numeric_data.insert(m.numeric_data.end(), n.data.begin(), n.data.end());
+  }
+}
+
+}  // namespace gauss::mjcf

@@ -1,0 +1,85 @@
+// The MJCF compiler: from a ModelSpec to the flat, immutable Model.
+//
+// Stages (each in its own file):
+//   compile_tree.cc     body order, frames (incl. coordinate="global"), joints, dofs, geoms,
+//                       sites, kinematic-tree bookkeeping, qpos0
+//   body_inertia.cc     mass properties of bodies (from <inertial> or from geoms)
+//   compile_elements.cc actuators, tendons (and their spring lengths), equality
+//                       constraints, contact pairs/excludes
+//   compile_sensors.cc  sensors, keyframes, custom numerics
+//   load_model.cc       the driver (CompileModel) and the public entry points
+// CompileModel runs them in that order, then resolves tendon spring lengths and calls
+// SetConstants last (both use the kernel's kinematics on the finished model).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gauss/model.h"
+#include "mjcf/spec.h"
+
+namespace gauss::mjcf {
+
+// Name -> id for one kind of element; unnamed elements are not entered.
+class NameTable {
+ public:
+  // Records `name` for `id`; throws when the name is already used by this kind.
+  void Add(const std::string& name, int id, const Source& src, const std::string& kind);
+  int Find(const std::string& name) const;  // -1 if absent
+  // The id of `name`, or a located error "unknown <kind> '<name>'" at (src, attribute).
+  int Require(const std::string& name, const Source& src, const std::string& attribute,
+              const std::string& kind) const;
+
+ private:
+  std::map<std::string, int> ids_;
+};
+
+// Working state shared by the compile stages.
+struct CompileContext {
+  ModelSpec* spec = nullptr;
+  Model* m = nullptr;
+  std::vector<BodySpec*> bodies;      // by body id (preorder, [0] = world)
+  std::vector<const JointSpec*> joints;  // by joint id
+  std::vector<const GeomSpec*> geoms;    // by geom id
+  std::vector<const SiteSpec*> sites;    // by site id
+  std::vector<double> geom_mass;         // (ngeom)
+  std::vector<double> geom_inertia;      // (ngeom x 3) principal moments in the geom frame
+  std::vector<double> xpos, xquat;       // (nbody x 3 / 4) global body frames at qpos0
+  NameTable body_names, joint_names, geom_names, site_names, camera_names, light_names,
+      tendon_names, actuator_names, material_names, texture_names, equality_names, pair_names,
+      exclude_names, sensor_names, key_names, numeric_names;
+};
+
+// Compiles the whole model. (spec) => (model)
+void CompileModel(ModelSpec* spec, Model* m);
+
+// ---------------------------------------------------------------- stages
+// Body ids, frames, joints, dofs, geoms, sites, tree bookkeeping, qpos0 and qpos_spring.
+void CompileTree(CompileContext* c);
+// jnt_stiffness and dof_damping of joints with springdamper; needs dof_invweight0, so it
+// runs after SetConstants.
+void ApplySpringDampers(CompileContext* c);
+// body_mass, body_ipos, body_iquat, body_inertia (incl. boundmass, balanceinertia, the
+// moving-body check and settotalmass), then body_subtreemass.
+void CompileBodyInertia(CompileContext* c);
+// Actuators, tendons (incl. lengthspring at qpos0), equality constraints, pairs, excludes.
+void CompileActuators(CompileContext* c);
+void CompileTendons(CompileContext* c);
+void CompileEqualities(CompileContext* c);
+void CompileContacts(CompileContext* c);
+// Sensors, keyframes, custom numerics.
+void CompileSensors(CompileContext* c);
+void CompileKeysAndNumerics(CompileContext* c);
+
+// ---------------------------------------------------------------- helpers
+// tendon_lengthspring left negative by CompileTendons (no springlength given) becomes the
+// tendon's length at qpos_spring. Needs the complete model (runs the kinematics stage).
+void ResolveTendonSpringLengths(CompileContext* c);
+
+// Principal axes of a symmetric inertia tensor given as (xx, yy, zz, xy, xz, yz): moments in
+// decreasing order and the rotation (quaternion) whose columns are the axes. Returns the
+// smallest eigenvalue.
+double PrincipalAxes(const double full[6], double inertia[3], double quat[4]);
+
+}  // namespace gauss::mjcf

@@ -1,0 +1,143 @@
+// Parsing <worldbody>: bodies and what they contain (inertial, joint, freejoint, geom, site,
+// camera, light). Rules measured against MuJoCo 2.2.2:
+//  - The world body takes no attributes, joints or inertial.
+//  - <freejoint> is a free joint built from the built-in joint defaults, not from the class:
+//    a <default><joint damping="3"/></default> does not reach it (only name and group apply).
+//  - <inertial> needs pos and mass; fullinertia counts as an orientation (writing it together
+//    with quat/euler/... is an error) and takes precedence over diaginertia.
+//  - <composite> is refused (not supported yet).
+#include "mjcf/attributes.h"
+#include "mjcf/orientation.h"
+#include "mjcf/parser.h"
+
+namespace gauss::mjcf {
+namespace {
+
+// (<inertial>) => (inertial spec)
+void ReadInertial(const XmlElement& e, InertialSpec* in) {
+  in->src = SourceOf(e);
+  RequireAttribute(e, "pos");
+  RequireAttribute(e, "mass");
+  ReadNumbers(e, "pos", in->pos, 3);
+  ReadNumber(e, "mass", &in->mass);
+  if (e.Find("fullinertia")) {
+    for (const char* a : {"quat", "axisangle", "xyaxes", "zaxis", "euler"}) {
+      if (e.Find(a)) {
+        throw Error(e.Where(a), "fullinertia already sets the principal axes; remove '" +
+                                    std::string(a) + "'");
+      }
+    }
+  }
+  ReadOrientation(e, &in->orient);
+  if (ReadNumbers(e, "diaginertia", in->diaginertia, 3)) in->has_diag = true;
+  if (ReadNumbers(e, "fullinertia", in->fullinertia, 6)) in->has_full = true;
+}
+
+// A camera or light: name and target kept, the rest checked for well-formed values.
+VisualObjectSpec ReadVisualObject(const XmlElement& e, const ModelSpec& spec, int childclass) {
+  ElementClass(e, spec, childclass);  // the class must exist
+  VisualObjectSpec v;
+  v.src = SourceOf(e);
+  ReadString(e, "name", &v.name);
+  ReadString(e, "target", &v.target);
+  const std::vector<std::string> modes = {"fixed", "track", "trackcom", "targetbody",
+                                          "targetbodycom"};
+  int mode = 0;  // without a target, MuJoCo 2.2.2 accepts the target* modes as well
+  ReadKeyword(e, "mode", modes, &mode);
+  double buf[6];
+  ReadNumbers(e, "pos", buf, 3);
+  if (e.name == "camera") {
+    Orientation o;
+    ReadOrientation(e, &o);
+    ReadNumber(e, "fovy", buf);
+    ReadNumber(e, "ipd", buf);
+    std::vector<double> user;
+    ReadNumberList(e, "user", &user);
+  } else {
+    bool flag = false;
+    ReadNumbers(e, "dir", buf, 3);
+    ReadBool(e, "directional", &flag);
+    ReadBool(e, "castshadow", &flag);
+    ReadBool(e, "active", &flag);
+    ReadNumbers(e, "attenuation", buf, 3);
+    ReadNumber(e, "cutoff", buf);
+    ReadNumber(e, "exponent", buf);
+    ReadNumbers(e, "ambient", buf, 3);
+    ReadNumbers(e, "diffuse", buf, 3);
+    ReadNumbers(e, "specular", buf, 3);
+  }
+  return v;
+}
+
+// Reads the children of a body (or of the world body) into `body`.
+// (element) => (body)
+void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec* spec,
+                      BodySpec* body) {
+  for (const XmlElement& c : e.children) {
+    if (c.name == "inertial") {
+      if (world) throw Error(c.Where(), "the world body cannot have an <inertial>");
+      body->has_inertial = true;
+      ReadInertial(c, &body->inertial);
+    } else if (c.name == "joint" || c.name == "freejoint") {
+      if (world) throw Error(c.Where(), "the world body cannot have joints");
+      JointSpec j;
+      if (c.name == "joint") {
+        j = spec->defaults[ElementClass(c, *spec, childclass)].joint;
+        ReadJointAttributes(c, &j);
+      } else {
+        j.type = JointType::kFree;
+        j.is_freejoint_element = true;
+        ReadInt(c, "group", &j.group);
+      }
+      j.src = SourceOf(c);
+      ReadString(c, "name", &j.name);
+      body->joints.push_back(j);
+    } else if (c.name == "geom") {
+      GeomSpec g = spec->defaults[ElementClass(c, *spec, childclass)].geom;
+      ReadGeomAttributes(c, &g);
+      g.src = SourceOf(c);
+      ReadString(c, "name", &g.name);
+      body->geoms.push_back(g);
+    } else if (c.name == "site") {
+      SiteSpec s = spec->defaults[ElementClass(c, *spec, childclass)].site;
+      ReadSiteAttributes(c, &s);
+      s.src = SourceOf(c);
+      ReadString(c, "name", &s.name);
+      body->sites.push_back(s);
+    } else if (c.name == "camera") {
+      body->cameras.push_back(ReadVisualObject(c, *spec, childclass));
+    } else if (c.name == "light") {
+      body->lights.push_back(ReadVisualObject(c, *spec, childclass));
+    } else if (c.name == "composite") {
+      NotSupported(c, "composite");
+    } else if (c.name == "body") {
+      auto child = std::make_unique<BodySpec>();
+      child->src = SourceOf(c);
+      ReadString(c, "name", &child->name);
+      int cls = childclass;
+      if (ReadString(c, "childclass", &child->childclass)) {
+        cls = FindClass(*spec, child->childclass);
+        if (cls < 0) {
+          throw Error(c.Where("childclass"), "undefined default class '" + child->childclass + "'");
+        }
+      }
+      ReadNumbers(c, "pos", child->pos, 3);
+      ReadOrientation(c, &child->orient);
+      ReadBool(c, "mocap", &child->mocap);
+      std::vector<double> user;
+      ReadNumberList(c, "user", &user);
+      ReadBodyContents(c, cls, false, spec, child.get());
+      body->children.push_back(std::move(child));
+    }
+  }
+}
+
+}  // namespace
+
+// (<worldbody>) => (spec.world and its subtree)
+void ReadWorldbody(const XmlElement& section, ModelSpec* spec) {
+  spec->world.src = SourceOf(section);
+  ReadBodyContents(section, 0, true, spec, &spec->world);
+}
+
+}  // namespace gauss::mjcf

@@ -1,0 +1,194 @@
+// Parsing the sections that refer to the body tree by name: <contact>, <equality>, <tendon>,
+// <actuator> and <sensor>. Names are only recorded here; compile_elements.cc resolves them.
+// Required attributes and transmission rules follow MuJoCo 2.2.2 (measured):
+//  - actuators take exactly one of joint, jointinparent, tendon, site, cranksite, body;
+//    slidersite and cranklength only with cranksite, refsite only with site; damper and
+//    adhesion need an explicit ctrlrange.
+//  - fixed tendon <joint> needs joint and coef; spatial path elements need their object.
+//  - distance equality constraints were removed in MuJoCo 2.2.2 and are refused.
+//  - frame sensors need objtype and objname; refname needs reftype and vice versa; <user>
+//    sensors need objtype, objname, datatype and dim.
+#include "mjcf/attributes.h"
+#include "mjcf/parser.h"
+
+namespace gauss::mjcf {
+
+// (<contact>) => (spec.pairs, spec.excludes)
+void ReadContact(const XmlElement& section, ModelSpec* spec) {
+  for (const XmlElement& c : section.children) {
+    if (c.name == "pair") {
+      PairSpec p = spec->defaults[ElementClass(c, *spec, 0)].pair;
+      ReadPairAttributes(c, &p);
+      p.src = SourceOf(c);
+      ReadString(c, "name", &p.name);
+      p.geom1 = RequireAttribute(c, "geom1");
+      p.geom2 = RequireAttribute(c, "geom2");
+      spec->pairs.push_back(p);
+    } else if (c.name == "exclude") {
+      ExcludeSpec x;
+      x.src = SourceOf(c);
+      x.body1 = RequireAttribute(c, "body1");
+      x.body2 = RequireAttribute(c, "body2");
+      spec->excludes.push_back(x);
+    }
+  }
+}
+
+// (<equality>) => (spec.equalities)
+void ReadEquality(const XmlElement& section, ModelSpec* spec) {
+  for (const XmlElement& c : section.children) {
+    if (c.name == "distance") {
+      NotSupported(c, "distance equality constraint (removed in MuJoCo 2.2.2)");
+    }
+    EqualitySpec q = spec->defaults[ElementClass(c, *spec, 0)].equality;
+    ReadEqualityAttributes(c, &q);
+    q.src = SourceOf(c);
+    ReadString(c, "name", &q.name);
+    if (c.name == "connect" || c.name == "weld") {
+      q.type = c.name == "connect" ? EqType::kConnect : EqType::kWeld;
+      q.name1 = RequireAttribute(c, "body1");
+      ReadString(c, "body2", &q.name2);
+      if (q.type == EqType::kConnect) RequireAttribute(c, "anchor");
+      ReadNumbers(c, "anchor", q.anchor, 3);
+      ReadNumbers(c, "relpose", q.relpose, 7);
+      ReadNumber(c, "torquescale", &q.torquescale);
+    } else {
+      q.type = c.name == "joint" ? EqType::kJoint : EqType::kTendon;
+      const std::string prefix = c.name;  // joint1 / tendon1
+      q.name1 = RequireAttribute(c, prefix + "1");
+      ReadString(c, prefix + "2", &q.name2);
+      ReadNumbers(c, "polycoef", q.polycoef, 5);
+    }
+    spec->equalities.push_back(q);
+  }
+}
+
+// (<tendon>) => (spec.tendons)
+void ReadTendons(const XmlElement& section, ModelSpec* spec) {
+  for (const XmlElement& c : section.children) {
+    TendonSpec t = spec->defaults[ElementClass(c, *spec, 0)].tendon;
+    ReadTendonAttributes(c, &t);
+    t.src = SourceOf(c);
+    ReadString(c, "name", &t.name);
+    t.spatial = c.name == "spatial";
+    for (const XmlElement& w : c.children) {
+      WrapSpec wrap;
+      wrap.src = SourceOf(w);
+      if (w.name == "joint") {
+        wrap.type = WrapType::kJoint;
+        wrap.name = RequireAttribute(w, "joint");
+        RequireAttribute(w, "coef");
+        ReadNumber(w, "coef", &wrap.prm);
+      } else if (w.name == "site") {
+        wrap.type = WrapType::kSite;
+        wrap.name = RequireAttribute(w, "site");
+      } else if (w.name == "geom") {
+        wrap.type = WrapType::kSphere;  // sphere or cylinder: decided by the geom's type
+        wrap.name = RequireAttribute(w, "geom");
+        ReadString(w, "sidesite", &wrap.sidesite);
+      } else if (w.name == "pulley") {
+        wrap.type = WrapType::kPulley;
+        RequireAttribute(w, "divisor");
+        ReadNumber(w, "divisor", &wrap.prm);
+      }
+      t.path.push_back(wrap);
+    }
+    spec->tendons.push_back(t);
+  }
+}
+
+// (<actuator>) => (spec.actuators)
+void ReadActuators(const XmlElement& section, ModelSpec* spec) {
+  for (const XmlElement& c : section.children) {
+    ActuatorSpec a = spec->defaults[ElementClass(c, *spec, 0)].actuator;
+    if (c.name == "damper" || c.name == "adhesion") RequireAttribute(c, "ctrlrange");
+    ReadActuatorAttributes(c, &a);
+    a.src = SourceOf(c);
+    ReadString(c, "name", &a.name);
+
+    int targets = 0;
+    for (const char* attr : {"joint", "jointinparent", "tendon", "site", "cranksite", "body"}) {
+      if (const std::string* v = c.Find(attr)) {
+        if (++targets > 1) {
+          throw Error(c.Where(attr), "an actuator has exactly one transmission target (joint, "
+                                     "jointinparent, tendon, site, cranksite or body)");
+        }
+        a.target_attr = attr;
+        a.target = *v;
+      }
+    }
+    if (targets == 0) {
+      throw Error(c.Where(), "missing transmission target: write one of joint, jointinparent, "
+                             "tendon, site, cranksite or body");
+    }
+    if (a.target_attr == "cranksite") {
+      a.target2 = RequireAttribute(c, "slidersite");
+    } else {
+      for (const char* attr : {"slidersite", "cranklength"}) {
+        if (c.Find(attr)) {
+          throw Error(c.Where(attr), "only a slider-crank transmission (cranksite) takes " +
+                                         std::string(attr));
+        }
+      }
+    }
+    if (const std::string* refsite = c.Find("refsite")) {
+      if (a.target_attr != "site") {
+        throw Error(c.Where("refsite"), "refsite can only be used with a site transmission");
+      }
+      a.target2 = *refsite;
+    }
+    spec->actuators.push_back(a);
+  }
+}
+
+// (<sensor>) => (spec.sensors)
+void ReadSensors(const XmlElement& section, ModelSpec* spec) {
+  for (const XmlElement& c : section.children) {
+    SensorSpec s;
+    s.src = SourceOf(c);
+    s.type = c.name;
+    ReadString(c, "name", &s.name);
+    ReadNumber(c, "cutoff", &s.cutoff);
+    ReadNumber(c, "noise", &s.noise);
+    std::vector<double> user;
+    ReadNumberList(c, "user", &user);
+    for (const char* attr : {"site", "joint", "tendon", "actuator", "body"}) {
+      if (c.Find(attr)) {
+        s.objtype = attr;
+        s.objname = *c.Find(attr);
+      }
+    }
+    const bool frame = c.name.compare(0, 5, "frame") == 0;
+    if (frame || c.name == "user") {
+      s.objtype = RequireAttribute(c, "objtype");
+      s.objname = RequireAttribute(c, "objname");
+      const bool has_type = ReadString(c, "reftype", &s.reftype);
+      const bool has_name = ReadString(c, "refname", &s.refname);
+      if (has_type && !has_name) RequireAttribute(c, "refname");
+      if (has_name && !has_type) {
+        throw Error(c.Where("refname"), "refname '" + s.refname + "' needs a reftype");
+      }
+    } else if (c.name != "clock" && s.objtype.empty()) {
+      // every other sensor names its object with exactly one attribute; the schema says which
+      const char* attr = c.name.find("tendon") == 0 ? "tendon"
+                         : c.name.find("actuator") == 0 ? "actuator"
+                         : c.name.find("subtree") == 0 ? "body"
+                         : (c.name.find("joint") == 0 || c.name.find("ball") == 0) ? "joint"
+                                                                                    : "site";
+      RequireAttribute(c, attr);
+    }
+    if (c.name == "user") {
+      RequireAttribute(c, "datatype");
+      RequireAttribute(c, "dim");
+      int k = 0;
+      ReadKeyword(c, "datatype", {"real", "positive", "axis", "quaternion"}, &k);
+      ReadInt(c, "dim", &s.user_dim);
+      if (ReadKeyword(c, "needstage", {"none", "pos", "vel", "acc"}, &k)) {
+        s.user_stage = static_cast<Stage>(k);
+      }
+    }
+    spec->sensors.push_back(s);
+  }
+}
+
+}  // namespace gauss::mjcf

@@ -1,0 +1,270 @@
+// Parsing the top-level sections that do not describe the body tree: <compiler>, <option>,
+// <size>, <statistic>, <custom>, <visual>, <asset>, <keyframe>; and the section order of
+// ParseModel. Keywords are case-sensitive as in MuJoCo 2.2.2 ("Euler", "RK4", "implicit",
+// "PGS", "CG", "Newton"); plugin names in Options are the lowercase forms.
+#include <filesystem>
+
+#include "mjcf/attributes.h"
+#include "mjcf/orientation.h"
+#include "mjcf/parser.h"
+
+namespace gauss::mjcf {
+namespace {
+
+// (<compiler>) => (compiler spec)
+void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
+  bool flag = false;
+  ReadBool(e, "autolimits", &c->autolimits);
+  ReadNumber(e, "boundmass", &c->boundmass);
+  ReadNumber(e, "boundinertia", &c->boundinertia);
+  ReadNumber(e, "settotalmass", &c->settotalmass);
+  ReadBool(e, "balanceinertia", &c->balanceinertia);
+  ReadBool(e, "strippath", &c->strippath);
+  int k = 0;
+  if (ReadKeyword(e, "coordinate", {"local", "global"}, &k)) c->global = k == 1;
+  if (ReadKeyword(e, "angle", {"radian", "degree"}, &k)) c->degree = k == 1;
+  ReadBool(e, "fitaabb", &flag);
+  if (ReadString(e, "eulerseq", &c->eulerseq) && !ValidEulerSeq(c->eulerseq)) {
+    throw Error(e.Where("eulerseq"), "expected 3 letters from x, y, z, X, Y, Z, found '" +
+                                         c->eulerseq + "'");
+  }
+  ReadString(e, "meshdir", &c->meshdir);
+  ReadString(e, "texturedir", &c->texturedir);
+  ReadBool(e, "discardvisual", &c->discardvisual);
+  ReadBool(e, "convexhull", &flag);
+  ReadBool(e, "usethread", &flag);
+  ReadBool(e, "fusestatic", &c->fusestatic);
+  ReadLimited(e, "inertiafromgeom", &c->inertiafromgeom);
+  ReadInts(e, "inertiagrouprange", c->inertiagrouprange, 2);
+  ReadBool(e, "exactmeshinertia", &flag);
+  for (const XmlElement& lr : e.children) {
+    // lengthrange: options of the actuator length-range computation (lengthrange.h)
+    LengthRangeOptions& o = c->lengthrange;
+    int mode = static_cast<int>(o.mode);
+    if (ReadKeyword(lr, "mode", {"none", "muscle", "muscleuser", "all"}, &mode)) {
+      o.mode = static_cast<LengthRangeMode>(mode);
+    }
+    ReadBool(lr, "useexisting", &o.useexisting);
+    ReadBool(lr, "uselimit", &o.uselimit);
+    ReadNumber(lr, "accel", &o.accel);
+    ReadNumber(lr, "maxforce", &o.maxforce);
+    ReadNumber(lr, "timeconst", &o.timeconst);
+    ReadNumber(lr, "timestep", &o.timestep);
+    ReadNumber(lr, "inttotal", &o.inttotal);
+    ReadNumber(lr, "inteval", &o.inteval);
+    ReadNumbers(lr, "tolrange", &o.tolrange, 1);
+  }
+}
+
+// (<option>, <flag>) => (options)
+void ReadOption(const XmlElement& e, Options* o) {
+  double apirate = 0;
+  ReadNumber(e, "timestep", &o->timestep);
+  ReadNumber(e, "apirate", &apirate);
+  ReadNumber(e, "impratio", &o->impratio);
+  ReadNumber(e, "tolerance", &o->tolerance);
+  ReadNumber(e, "noslip_tolerance", &o->noslip_tolerance);
+  ReadNumber(e, "mpr_tolerance", &o->ccd_tolerance);
+  ReadNumbers(e, "gravity", o->gravity.data(), 3);
+  ReadNumbers(e, "wind", o->wind.data(), 3);
+  ReadNumbers(e, "magnetic", o->magnetic.data(), 3);
+  ReadNumber(e, "density", &o->density);
+  ReadNumber(e, "viscosity", &o->viscosity);
+  ReadNumber(e, "o_margin", &o->o_margin);
+  ReadNumbers(e, "o_solref", o->o_solref.data(), kNRef, false);
+  ReadNumbers(e, "o_solimp", o->o_solimp.data(), kNImp, false);
+  int k = 0;
+  if (ReadKeyword(e, "integrator", {"Euler", "RK4", "implicit"}, &k)) {
+    o->integrator = k == 0 ? "euler" : k == 1 ? "rk4" : "implicit";
+  }
+  if (ReadKeyword(e, "collision", {"all", "predefined", "dynamic"}, &k)) {
+    o->collision = static_cast<CollisionMode>(k);
+  }
+  if (ReadKeyword(e, "cone", {"pyramidal", "elliptic"}, &k)) o->cone = static_cast<Cone>(k);
+  if (ReadKeyword(e, "jacobian", {"dense", "sparse", "auto"}, &k)) {
+    o->jacobian = static_cast<JacobianType>(k);
+  }
+  if (ReadKeyword(e, "solver", {"PGS", "CG", "Newton"}, &k)) {
+    o->solver = k == 0 ? "pgs" : k == 1 ? "cg" : "newton";
+  }
+  ReadInt(e, "iterations", &o->iterations);
+  ReadInt(e, "noslip_iterations", &o->noslip_iterations);
+  ReadInt(e, "mpr_iterations", &o->ccd_iterations);
+
+  for (const XmlElement& flag : e.children) {
+    for (int i = 0; i < kNumDisableBits; ++i) {
+      if (ReadKeyword(flag, kDisableNames[i], {"disable", "enable"}, &k)) {
+        if (k == 0) o->disableflags |= 1u << i; else o->disableflags &= ~(1u << i);
+      }
+    }
+    for (int i = 0; i < kNumEnableBits; ++i) {
+      if (ReadKeyword(flag, kEnableNames[i], {"disable", "enable"}, &k)) {
+        if (k == 1) o->enableflags |= 1u << i; else o->enableflags &= ~(1u << i);
+      }
+    }
+  }
+}
+
+// (<size>) => (size spec); the other sizes are checked only
+void ReadSize(const XmlElement& e, SizeSpec* s) {
+  int unused = 0;
+  ReadInt(e, "njmax", &s->njmax);
+  ReadInt(e, "nconmax", &s->nconmax);
+  ReadInt(e, "nkey", &s->nkey);
+  for (const char* a : {"nstack", "nuserdata", "nuser_body", "nuser_jnt", "nuser_geom",
+                        "nuser_site", "nuser_cam", "nuser_tendon", "nuser_actuator",
+                        "nuser_sensor"}) {
+    ReadInt(e, a, &unused);
+  }
+  if (s->nkey < 0) throw Error(e.Where("nkey"), "must not be negative");
+}
+
+// (<statistic>) => (statistic spec)
+void ReadStatistic(const XmlElement& e, StatisticSpec* s) {
+  double buf[3];
+  s->has_meaninertia = ReadNumber(e, "meaninertia", &s->meaninertia) || s->has_meaninertia;
+  s->has_meanmass = ReadNumber(e, "meanmass", &s->meanmass) || s->has_meanmass;
+  s->has_extent = ReadNumber(e, "extent", &s->extent) || s->has_extent;
+  ReadNumber(e, "meansize", buf);
+  ReadNumbers(e, "center", buf, 3);
+}
+
+// (<custom>) => (spec.numerics)
+void ReadCustom(const XmlElement& e, ModelSpec* spec) {
+  for (const XmlElement& c : e.children) {
+    if (c.name != "numeric") NotSupported(c, "custom " + c.name);
+    NumericSpec n;
+    n.src = SourceOf(c);
+    n.name = RequireAttribute(c, "name");
+    ReadInt(c, "size", &n.size);
+    ReadNumberList(c, "data", &n.data);
+    if (n.size < 0) n.size = static_cast<int>(n.data.size());
+    if (n.size < 1 || n.size > 500) {
+      throw Error(c.Where("size"), "a numeric field needs 1 to 500 values (size or data)");
+    }
+    if (static_cast<int>(n.data.size()) > n.size) {
+      throw Error(c.Where("data"), "more values than size=" + std::to_string(n.size));
+    }
+    n.data.resize(n.size, 0.0);
+    spec->numerics.push_back(n);
+  }
+}
+
+// Visual settings have no Model field; their values are checked to be numbers.
+void ReadVisual(const XmlElement& e) {
+  for (const XmlElement& c : e.children) {
+    for (const XmlAttribute& a : c.attributes) {
+      std::vector<double> values;
+      ReadNumberList(c, a.name, &values);
+    }
+  }
+}
+
+// (<asset>) => (material and texture names); meshes, hfields, skins refused
+void ReadAsset(const XmlElement& e, ModelSpec* spec) {
+  for (const XmlElement& c : e.children) {
+    if (c.name == "mesh" || c.name == "hfield" || c.name == "skin") {
+      NotSupported(c, c.name + " asset");
+    }
+    std::string name;
+    ReadString(c, "name", &name);
+    double buf[4];
+    bool flag = false;
+    int k = 0;
+    if (c.name == "texture") {
+      ReadKeyword(c, "type", {"2d", "cube", "skybox"}, &k);
+      ReadKeyword(c, "builtin", {"none", "gradient", "checker", "flat"}, &k);
+      ReadKeyword(c, "mark", {"none", "edge", "cross", "random"}, &k);
+      for (const char* a : {"rgb1", "rgb2", "markrgb"}) ReadNumbers(c, a, buf, 3);
+      ReadNumber(c, "random", buf);
+      ReadInt(c, "width", &k);
+      ReadInt(c, "height", &k);
+      int grid[2];
+      ReadInts(c, "gridsize", grid, 2);
+      ReadBool(c, "hflip", &flag);
+      ReadBool(c, "vflip", &flag);
+      for (const char* a : {"file", "fileright", "fileleft", "fileup", "filedown", "filefront",
+                            "fileback"}) {
+        std::string file;
+        if (!ReadString(c, a, &file)) continue;
+        // Texture images are visual only and not decoded, but a missing file is an error.
+        std::filesystem::path p(file);
+        if (spec->compiler.strippath) p = p.filename();
+        if (p.is_relative()) {
+          p = std::filesystem::path(spec->base_path).parent_path() / spec->compiler.texturedir / p;
+        }
+        std::error_code ec;
+        if (!std::filesystem::exists(p, ec)) {
+          throw Error(c.Where(a), "texture file '" + p.string() + "' not found");
+        }
+      }
+      if (!name.empty()) spec->textures.emplace_back(name, SourceOf(c));
+    } else if (c.name == "material") {
+      ElementClass(c, *spec, 0);
+      RequireAttribute(c, "name");
+      for (const char* a : {"emission", "specular", "shininess", "reflectance"}) {
+        ReadNumber(c, a, buf);
+      }
+      ReadNumbers(c, "rgba", buf, 4);
+      ReadNumbers(c, "texrepeat", buf, 2);
+      ReadBool(c, "texuniform", &flag);
+      std::string texture;
+      if (ReadString(c, "texture", &texture)) {
+        spec->material_textures.emplace_back(texture, SourceOf(c));
+      }
+      spec->materials.emplace_back(name, SourceOf(c));
+    }
+  }
+}
+
+// (<keyframe>) => (spec.keys)
+void ReadKeyframe(const XmlElement& e, ModelSpec* spec) {
+  for (const XmlElement& c : e.children) {
+    KeySpec k;
+    k.src = SourceOf(c);
+    ReadString(c, "name", &k.name);
+    ReadNumber(c, "time", &k.time);
+    ReadNumberList(c, "qpos", &k.qpos);
+    ReadNumberList(c, "qvel", &k.qvel);
+    ReadNumberList(c, "act", &k.act);
+    ReadNumberList(c, "ctrl", &k.ctrl);
+    for (const char* a : {"mpos", "mquat"}) {
+      if (c.Find(a)) NotSupported(c, "keyframe mocap poses (mpos, mquat)", a);
+    }
+    spec->keys.push_back(k);
+  }
+}
+
+}  // namespace
+
+// (document) => (spec), sections in MuJoCo's fixed order
+void ParseModel(const XmlElement& root, ModelSpec* spec) {
+  ReadString(root, "model", &spec->name);
+  spec->defaults.assign(1, DefaultClass{});
+  spec->defaults[0].name = "main";
+  spec->world.name = "world";
+  spec->world.src = SourceOf(root);
+
+  auto each = [&](const char* section, auto&& read) {
+    for (const XmlElement& c : root.children) {
+      if (c.name == section) read(c);
+    }
+  };
+  each("compiler", [&](const XmlElement& c) { ReadCompiler(c, &spec->compiler); });
+  each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
+  each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });
+  each("default", [&](const XmlElement& c) { ReadDefaultSection(c, spec); });
+  each("custom", [&](const XmlElement& c) { ReadCustom(c, spec); });
+  each("visual", [&](const XmlElement& c) { ReadVisual(c); });
+  each("statistic", [&](const XmlElement& c) { ReadStatistic(c, &spec->statistic); });
+  each("asset", [&](const XmlElement& c) { ReadAsset(c, spec); });
+  each("worldbody", [&](const XmlElement& c) { ReadWorldbody(c, spec); });
+  each("contact", [&](const XmlElement& c) { ReadContact(c, spec); });
+  each("equality", [&](const XmlElement& c) { ReadEquality(c, spec); });
+  each("tendon", [&](const XmlElement& c) { ReadTendons(c, spec); });
+  each("actuator", [&](const XmlElement& c) { ReadActuators(c, spec); });
+  each("sensor", [&](const XmlElement& c) { ReadSensors(c, spec); });
+  each("keyframe", [&](const XmlElement& c) { ReadKeyframe(c, spec); });
+}
+
+}  // namespace gauss::mjcf

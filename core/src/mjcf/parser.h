@@ -1,0 +1,49 @@
+// The MJCF parser: from the validated XmlElement tree to a ModelSpec, applying default classes.
+//
+// Sections are read in a fixed order whatever their order in the file, as MuJoCo 2.2.2 does
+// (measured): compiler, option, size, default, custom, visual, statistic, asset, worldbody,
+// contact, equality, tendon, actuator, sensor, keyframe. So a <default> or <compiler> written
+// after <worldbody> still applies to it.
+#pragma once
+
+#include "mjcf/spec.h"
+#include "mjcf/xml_tree.h"
+
+namespace gauss::mjcf {
+
+// Builds the ModelSpec of a whole document (root = <mujoco>). (root) => (spec)
+void ParseModel(const XmlElement& root, ModelSpec* spec);
+
+// ---------------------------------------------------------------- shared by the parser files
+// Attributes that both a default class and an element may set. Each overwrites only what the
+// element writes, so inherited values survive. (element, template) => (template)
+void ReadJointAttributes(const XmlElement& e, JointSpec* j);
+void ReadGeomAttributes(const XmlElement& e, GeomSpec* g);
+void ReadSiteAttributes(const XmlElement& e, SiteSpec* s);
+// Also applies the shortcut's implied settings (motor, position, velocity, ...) by e.name.
+void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a);
+void ReadTendonAttributes(const XmlElement& e, TendonSpec* t);
+void ReadEqualityAttributes(const XmlElement& e, EqualitySpec* q);
+void ReadPairAttributes(const XmlElement& e, PairSpec* p);
+
+// Reads a top-level <default> section and its nested classes. (section) => (spec.defaults)
+void ReadDefaultSection(const XmlElement& section, ModelSpec* spec);
+// The class an element uses: its own class attribute if written (which must name a defined
+// class), else `inherited` (the enclosing childclass, or 0 = main). (element) => (class index)
+int ElementClass(const XmlElement& e, const ModelSpec& spec, int inherited);
+// Index of a class by name, -1 if undefined.
+int FindClass(const ModelSpec& spec, const std::string& name);
+
+// The body tree below <worldbody>. (section) => (spec.world)
+void ReadWorldbody(const XmlElement& section, ModelSpec* spec);
+// The sections that refer to the body tree by name.
+void ReadContact(const XmlElement& section, ModelSpec* spec);
+void ReadEquality(const XmlElement& section, ModelSpec* spec);
+void ReadTendons(const XmlElement& section, ModelSpec* spec);
+void ReadActuators(const XmlElement& section, ModelSpec* spec);
+void ReadSensors(const XmlElement& section, ModelSpec* spec);
+
+// The location record of an element, for errors raised during compilation.
+Source SourceOf(const XmlElement& e);
+
+}  // namespace gauss::mjcf

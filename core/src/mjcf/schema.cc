@@ -1,0 +1,340 @@
+// The MJCF schema of MuJoCo 2.2.2 as a tree of rules, and the walk that checks a document.
+//
+// Every element and attribute of the 2.2.2 format is listed, including those Gauss refuses
+// later with "not supported yet" (composite, mesh, skin, ...): the schema answers "is this
+// MJCF?", the parsers answer "does Gauss implement it?". Elements marked opaque are refused by
+// the parser as a whole, so their contents are not checked here.
+#include "mjcf/schema.h"
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace gauss::mjcf {
+namespace {
+
+using Names = std::vector<std::string>;
+
+enum class Count { kAtMostOnce, kAny };
+
+struct Rule {
+  std::string name;
+  Count count = Count::kAny;
+  Names attributes;
+  std::vector<Rule> children;
+  bool recursive = false;  // may contain itself (body, default)
+  bool opaque = false;     // contents unchecked: the parser refuses the whole element
+};
+
+// Rule builders: attribute lists, and elements allowed at most once / any number of times.
+Names Cat(std::initializer_list<Names> parts) {
+  Names out;
+  for (const Names& p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+Rule One(const std::string& name, Names attributes, std::vector<Rule> children = {}) {
+  return Rule{name, Count::kAtMostOnce, std::move(attributes), std::move(children)};
+}
+Rule Many(const std::string& name, Names attributes, std::vector<Rule> children = {}) {
+  return Rule{name, Count::kAny, std::move(attributes), std::move(children)};
+}
+
+// ---------------------------------------------------------------- attribute groups
+const Names kOrientation = {"quat", "axisangle", "xyaxes", "zaxis", "euler"};
+
+const Names kJoint = {"type", "group", "pos", "axis", "springdamper", "limited", "solreflimit",
+                      "solimplimit", "solreffriction", "solimpfriction", "stiffness", "range",
+                      "margin", "ref", "springref", "armature", "damping", "frictionloss", "user"};
+const Names kGeom = Cat({{"type", "pos", "contype", "conaffinity", "condim", "group", "priority",
+                          "size", "material", "friction", "mass", "density", "shellinertia",
+                          "solmix", "solref", "solimp", "margin", "gap", "fromto", "hfield",
+                          "mesh", "fitscale", "rgba", "fluidshape", "fluidcoef", "user"},
+                         kOrientation});
+const Names kSite = Cat({{"type", "group", "pos", "material", "size", "fromto", "rgba", "user"},
+                         kOrientation});
+const Names kCamera = Cat({{"fovy", "ipd", "pos", "mode", "user"}, kOrientation});
+const Names kLight = {"pos", "dir", "directional", "castshadow", "active", "attenuation",
+                      "cutoff", "exponent", "ambient", "diffuse", "specular", "mode"};
+const Names kPair = {"condim", "friction", "solref", "solimp", "gap", "margin"};
+const Names kEquality = {"active", "solref", "solimp"};
+const Names kTendonFixed = {"group", "limited", "range", "solreflimit", "solimplimit",
+                            "solreffriction", "solimpfriction", "frictionloss", "springlength",
+                            "margin", "stiffness", "damping", "user"};
+const Names kTendonSpatialExtra = {"width", "material", "rgba"};
+const Names kMaterial = {"texture", "emission", "specular", "shininess", "reflectance", "rgba",
+                         "texrepeat", "texuniform"};
+
+// Actuator attributes shared by the default and the element forms.
+const Names kActCommon = {"ctrllimited", "forcelimited", "ctrlrange", "forcerange", "gear",
+                          "cranklength", "user", "group"};
+const Names kActGeneral = Cat({kActCommon, {"actlimited", "actrange", "dyntype", "gaintype",
+                                            "biastype", "dynprm", "gainprm", "biasprm"}});
+const Names kActIntvelocity = Cat({kActCommon, {"actrange", "kp"}});
+const Names kActDamper = {"forcelimited", "ctrlrange", "forcerange", "gear", "cranklength",
+                          "user", "group", "kv"};
+const Names kActCylinder = Cat({kActCommon, {"timeconst", "area", "diameter", "bias"}});
+const Names kActMuscle = Cat({kActCommon, {"timeconst", "range", "force", "scale", "lmin",
+                                           "lmax", "vmax", "fpmax", "fvmax"}});
+const Names kActAdhesion = {"forcelimited", "ctrlrange", "forcerange", "gain", "user", "group"};
+// Element-only actuator attributes: identity and transmission target.
+const Names kActTarget = {"name", "class", "lengthrange", "joint", "jointinparent", "tendon",
+                          "slidersite", "cranksite", "site", "refsite"};
+
+// ---------------------------------------------------------------- sections
+Rule CompilerRule() {
+  return Many("compiler",
+              {"autolimits", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
+               "strippath", "coordinate", "angle", "fitaabb", "eulerseq", "meshdir",
+               "texturedir", "discardvisual", "convexhull", "usethread", "fusestatic",
+               "inertiafromgeom", "inertiagrouprange", "exactmeshinertia"},
+              {One("lengthrange", {"mode", "useexisting", "uselimit", "accel", "maxforce",
+                                   "timeconst", "timestep", "inttotal", "inteval", "tolrange"})});
+}
+
+// One rule builder per top-level section, in the order of the MuJoCo schema.
+Rule OptionRule() {
+  return Many("option",
+              {"timestep", "apirate", "impratio", "tolerance", "noslip_tolerance",
+               "mpr_tolerance", "gravity", "wind", "magnetic", "density", "viscosity",
+               "o_margin", "o_solref", "o_solimp", "integrator", "collision", "cone",
+               "jacobian", "solver", "iterations", "noslip_iterations", "mpr_iterations"},
+              {One("flag", {"constraint", "equality", "frictionloss", "limit", "contact",
+                            "passive", "gravity", "clampctrl", "warmstart", "filterparent",
+                            "actuation", "refsafe", "sensor", "override", "energy", "fwdinv",
+                            "sensornoise", "multiccd"})});
+}
+
+Rule SizeRule() {
+  return Many("size", {"njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
+                       "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon",
+                       "nuser_actuator", "nuser_sensor"});
+}
+
+Rule VisualRule() {
+  return Many("visual", {},
+              {One("global", {"fovy", "ipd", "azimuth", "elevation", "linewidth", "glow",
+                              "offwidth", "offheight"}),
+               One("quality", {"shadowsize", "offsamples", "numslices", "numstacks", "numquads"}),
+               One("headlight", {"ambient", "diffuse", "specular", "active"}),
+               One("map", {"stiffness", "stiffnessrot", "force", "torque", "alpha", "fogstart",
+                           "fogend", "znear", "zfar", "haze", "shadowclip", "shadowscale",
+                           "actuatortendon"}),
+               One("scale", {"forcewidth", "contactwidth", "contactheight", "connect", "com",
+                             "camera", "light", "selectpoint", "jointlength", "jointwidth",
+                             "actuatorlength", "actuatorwidth", "framelength", "framewidth",
+                             "constraint", "slidercrank"}),
+               One("rgba", {"fog", "haze", "force", "inertia", "joint", "actuator",
+                            "actuatornegative", "actuatorpositive", "com", "camera", "light",
+                            "selectpoint", "connect", "contactpoint", "contactforce",
+                            "contactfriction", "contacttorque", "contactgap", "rangefinder",
+                            "constraint", "slidercrank", "crankbroken"})});
+}
+
+Rule DefaultRule() {
+  Rule r = Many("default", {"class"},
+                {One("mesh", {"scale"}), One("material", kMaterial), One("joint", kJoint),
+                 One("geom", kGeom), One("site", kSite), One("camera", kCamera),
+                 One("light", kLight), One("pair", kPair), One("equality", kEquality),
+                 One("tendon", Cat({kTendonFixed, kTendonSpatialExtra})),
+                 One("general", kActGeneral), One("motor", kActCommon),
+                 One("position", Cat({kActCommon, {"kp"}})),
+                 One("velocity", Cat({kActCommon, {"kv"}})),
+                 One("intvelocity", kActIntvelocity), One("damper", kActDamper),
+                 One("cylinder", kActCylinder), One("muscle", kActMuscle),
+                 One("adhesion", kActAdhesion)});
+  r.recursive = true;
+  return r;
+}
+
+Rule CustomRule() {
+  return Many("custom", {},
+              {Many("numeric", {"name", "size", "data"}), Many("text", {"name", "data"}),
+               Many("tuple", {"name"}, {Many("element", {"objtype", "objname", "prm"})})});
+}
+
+Rule AssetRule() {
+  Rule skin = Many("skin", {"name", "file", "material", "rgba", "inflate", "vertex", "texcoord",
+                            "face", "group"});
+  skin.opaque = true;
+  return Many("asset",
+              {},
+              {Many("texture", {"name", "type", "file", "gridsize", "gridlayout", "fileright",
+                                "fileleft", "fileup", "filedown", "filefront", "fileback",
+                                "builtin", "rgb1", "rgb2", "mark", "markrgb", "random", "width",
+                                "height", "hflip", "vflip"}),
+               Many("hfield", {"name", "file", "nrow", "ncol", "size"}),
+               Many("mesh", {"name", "class", "file", "vertex", "normal", "texcoord", "face",
+                             "refpos", "refquat", "scale", "smoothnormal"}),
+               skin, Many("material", Cat({{"name", "class"}, kMaterial}))});
+}
+
+Rule BodyRule() {
+  Rule composite = Many("composite", {"prefix", "type", "count", "spacing", "offset",
+                                      "flatinertia", "solrefsmooth", "solimpsmooth"});
+  composite.opaque = true;
+  Rule body = Many("body", Cat({{"name", "childclass", "pos", "mocap", "user"}, kOrientation}),
+                   {One("inertial", Cat({{"pos", "mass", "diaginertia", "fullinertia"},
+                                         kOrientation})),
+                    Many("joint", Cat({{"name", "class"}, kJoint})),
+                    Many("freejoint", {"name", "group"}),
+                    Many("geom", Cat({{"name", "class"}, kGeom})),
+                    Many("site", Cat({{"name", "class"}, kSite})),
+                    Many("camera", Cat({{"name", "class", "target"}, kCamera})),
+                    Many("light", Cat({{"name", "class", "target"}, kLight})), composite});
+  body.recursive = true;
+  return body;
+}
+
+Rule WorldbodyRule() {
+  // The world body shares the body's children but takes no attributes (MuJoCo: "World body
+  // cannot have attributes"); joints and inertial are refused by the parser with a clear reason.
+  Rule world = BodyRule();
+  world.name = "worldbody";
+  world.attributes.clear();
+  world.recursive = false;
+  world.children.push_back(BodyRule());
+  return world;
+}
+
+Rule ContactRule() {
+  return Many("contact", {},
+              {Many("pair", Cat({{"name", "class", "geom1", "geom2"}, kPair})),
+               Many("exclude", {"name", "body1", "body2"})});
+}
+
+Rule EqualityRule() {
+  const Names base = Cat({{"name", "class"}, kEquality});
+  return Many("equality", {},
+              {Many("connect", Cat({base, {"body1", "body2", "anchor"}})),
+               Many("weld", Cat({base, {"body1", "body2", "relpose", "anchor", "torquescale"}})),
+               Many("joint", Cat({base, {"joint1", "joint2", "polycoef"}})),
+               Many("tendon", Cat({base, {"tendon1", "tendon2", "polycoef"}})),
+               Many("distance", Cat({base, {"geom1", "geom2", "distance"}}))});
+}
+
+Rule TendonRule() {
+  return Many("tendon", {},
+              {Many("spatial", Cat({{"name", "class"}, kTendonFixed, kTendonSpatialExtra}),
+                    {Many("site", {"site"}), Many("geom", {"geom", "sidesite"}),
+                     Many("pulley", {"divisor"})}),
+               Many("fixed", Cat({{"name", "class"}, kTendonFixed}),
+                    {Many("joint", {"joint", "coef"})})});
+}
+
+Rule ActuatorRule() {
+  return Many("actuator", {},
+              {Many("general", Cat({kActTarget, kActGeneral, {"body"}})),
+               Many("motor", Cat({kActTarget, kActCommon})),
+               Many("position", Cat({kActTarget, kActCommon, {"kp"}})),
+               Many("velocity", Cat({kActTarget, kActCommon, {"kv"}})),
+               Many("intvelocity", Cat({kActTarget, kActIntvelocity})),
+               Many("damper", Cat({kActTarget, kActDamper})),
+               Many("cylinder", Cat({kActTarget, kActCylinder})),
+               Many("muscle", Cat({{"name", "class", "lengthrange", "joint", "jointinparent",
+                                    "tendon", "slidersite", "cranksite"},
+                                   kActMuscle})),
+               Many("adhesion", Cat({{"name", "class", "body"}, kActAdhesion}))});
+}
+
+Rule SensorRule() {
+  const Names noise = {"name", "cutoff", "noise", "user"};
+  const Names frame = Cat({noise, {"objtype", "objname", "reftype", "refname"}});
+  std::vector<Rule> sensors;
+  for (const char* s : {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque",
+                        "magnetometer", "rangefinder"}) {
+    sensors.push_back(Many(s, Cat({noise, {"site"}})));
+  }
+  for (const char* s : {"jointpos", "jointvel", "ballquat", "ballangvel", "jointlimitpos",
+                        "jointlimitvel", "jointlimitfrc"}) {
+    sensors.push_back(Many(s, Cat({noise, {"joint"}})));
+  }
+  for (const char* s : {"tendonpos", "tendonvel", "tendonlimitpos", "tendonlimitvel",
+                        "tendonlimitfrc"}) {
+    sensors.push_back(Many(s, Cat({noise, {"tendon"}})));
+  }
+  for (const char* s : {"actuatorpos", "actuatorvel", "actuatorfrc"}) {
+    sensors.push_back(Many(s, Cat({noise, {"actuator"}})));
+  }
+  for (const char* s : {"framepos", "framequat", "framexaxis", "frameyaxis", "framezaxis",
+                        "framelinvel", "frameangvel"}) {
+    sensors.push_back(Many(s, frame));
+  }
+  for (const char* s : {"framelinacc", "frameangacc"}) {
+    sensors.push_back(Many(s, Cat({noise, {"objtype", "objname"}})));
+  }
+  for (const char* s : {"subtreecom", "subtreelinvel", "subtreeangmom"}) {
+    sensors.push_back(Many(s, Cat({noise, {"body"}})));
+  }
+  sensors.push_back(Many("clock", noise));
+  sensors.push_back(Many("user", Cat({noise, {"objtype", "objname", "datatype", "needstage",
+                                              "dim"}})));
+  return Many("sensor", {}, sensors);
+}
+
+Rule KeyframeRule() {
+  return Many("keyframe", {},
+              {Many("key", {"name", "time", "qpos", "qvel", "act", "mpos", "mquat", "ctrl"})});
+}
+
+const Rule& RootRule() {
+  static const Rule root = One(
+      "mujoco", {"model"},
+      {CompilerRule(), OptionRule(), SizeRule(), VisualRule(),
+       Many("statistic", {"meaninertia", "meanmass", "meansize", "extent", "center"}),
+       DefaultRule(), CustomRule(), AssetRule(), WorldbodyRule(), ContactRule(), EqualityRule(),
+       TendonRule(), ActuatorRule(), SensorRule(), KeyframeRule()});
+  return root;
+}
+
+// "a, b, c" for messages.
+std::string List(const Names& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out.empty() ? "(none)" : out;
+}
+
+// Checks one element against its rule, then its children recursively.
+// (element, rule) => () ; throws on the first violation
+void Check(const XmlElement& e, const Rule& rule) {
+  for (const XmlAttribute& a : e.attributes) {
+    bool known = false;
+    for (const std::string& n : rule.attributes) known = known || n == a.name;
+    if (!known) {
+      throw Error(e.Where(a.name), "unknown attribute; <" + e.name +
+                                       "> accepts: " + List(rule.attributes));
+    }
+  }
+  if (rule.opaque) return;
+
+  std::vector<int> seen(rule.children.size(), 0);
+  for (const XmlElement& c : e.children) {
+    const Rule* match = nullptr;
+    for (std::size_t i = 0; i < rule.children.size(); ++i) {
+      if (rule.children[i].name == c.name) {
+        match = &rule.children[i];
+        if (++seen[i] > 1 && match->count == Count::kAtMostOnce) {
+          throw Error(c.Where(),
+                      "<" + c.name + "> may appear at most once inside <" + e.name + ">");
+        }
+        break;
+      }
+    }
+    if (!match && rule.recursive && c.name == rule.name) match = &rule;
+    if (!match) {
+      Names allowed;
+      for (const Rule& r : rule.children) allowed.push_back(r.name);
+      if (rule.recursive) allowed.push_back(rule.name);
+      throw Error(c.Where(), "unknown element <" + c.name + "> inside <" + e.name +
+                                 ">; allowed here: " + List(allowed));
+    }
+    Check(c, *match);
+  }
+}
+
+}  // namespace
+
+// (document) => () ; throws on the first violation
+void ValidateSchema(const XmlElement& root) { Check(root, RootRule()); }
+
+}  // namespace gauss::mjcf

@@ -1,0 +1,15 @@
+// Structural validation of an MJCF document: which elements may appear where, how often, and
+// which attributes each one accepts. The rules are those of MuJoCo 2.2.2's MJCF format, so a
+// file that MuJoCo refuses for an unknown element or attribute is refused here too, with the
+// file, line, element and attribute named.
+#pragma once
+
+#include "mjcf/xml_tree.h"
+
+namespace gauss::mjcf {
+
+// Checks the whole tree rooted at <mujoco>. (root) => () ; throws gauss::Error on the first
+// unknown element, misplaced element, repeated unique element or unknown attribute.
+void ValidateSchema(const XmlElement& root);
+
+}  // namespace gauss::mjcf
