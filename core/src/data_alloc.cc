@@ -2,6 +2,8 @@
 // reset cannot drift apart.
 #include "data_alloc.h"
 
+#include "constraint_assembly.h"
+
 #include <algorithm>
 
 namespace gauss {
@@ -45,7 +47,7 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.ten_length, m.ntendon);
   fn(d.ten_J, m.ntendon * m.nv);
   fn(d.ten_velocity, m.ntendon);
-  fn(d.efc_J, m.njmax * m.nv);
+  fn(d.efc_J, m.njmax * (IsSparse(m) ? MaxRowNonzeros(m) : m.nv));
   fn(d.efc_pos, m.njmax);
   fn(d.efc_margin, m.njmax);
   fn(d.efc_frictionloss, m.njmax);
@@ -72,6 +74,8 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.cacc, 6 * nb);
   fn(d.cfrc_int, 6 * nb);
   fn(d.cfrc_ext, 6 * nb);
+  fn(d.subtree_linvel, 3 * nb);
+  fn(d.subtree_angmom, 3 * nb);
 }
 
 }  // namespace
@@ -82,7 +86,8 @@ std::size_t ScratchSize(const Model& m) {
   const std::size_t nv = m.nv, nq = m.nq, na = m.na, nM = m.nM;
   const std::size_t nj = std::max(m.njmax, 0);
   return 256 + 2 * nM + 48 * nv + 4 * nq + 16 * na + 12 * static_cast<std::size_t>(m.nbody) +
-         8 * nj;
+         8 * nj +
+         12 * nv;  // transmissions' point Jacobians (tendons take 6 nv before, released)
 }
 
 void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
@@ -93,6 +98,9 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   d.efc_type.assign(nj, 0);
   d.efc_id.assign(nj, 0);
   d.efc_state.assign(nj, 0);
+  d.efc_J_rownnz.assign(IsSparse(m) ? nj : 0, 0);
+  d.efc_J_rowadr.assign(IsSparse(m) ? nj : 0, 0);
+  d.efc_J_colind.assign(IsSparse(m) ? static_cast<std::size_t>(nj) * MaxRowNonzeros(m) : 0, 0);
   d.solver_trace.assign(std::max(m.opt.iterations, 1), SolverIteration());
   d.arena.Reserve(ScratchSize(m) + plugin_scratch);
   ResetData(m, d);
@@ -113,6 +121,7 @@ void ResetData(const Model& m, Data& d) {
   d.warning_count.fill(0);
   d.warning_index.fill(0);
   d.solver_iter = 0;
+  d.sensor_noise_state = kSensorNoiseSeed;
   d.ncon = 0;
   d.nefc = 0;
   d.ne = 0;

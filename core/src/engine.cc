@@ -17,13 +17,13 @@
 #include "gauss/solver.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
+#include "sensors.h"
 
 namespace gauss {
 
 Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginRegistry* registry)
     : model_(std::make_shared<Model>(*model)), config_(config) {
   ApplyConfig(config_, model_->opt);
-  CheckSupported(*model_);
   plugins_ = std::make_unique<Plugins>(*model_, config_, registry);
 }
 
@@ -59,8 +59,14 @@ void Engine::Forward(Data& d) const {
 }
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
-  if (skip == Stage::kNone) PositionStage(d);
-  if (skip == Stage::kNone || skip == Stage::kPosition) VelocityStage(d);
+  if (skip == Stage::kNone) {
+    PositionStage(d);
+    if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);
+  }
+  if (skip == Stage::kNone || skip == Stage::kPosition) {
+    VelocityStage(d);
+    if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kVelocity, plugins_->sensor_groups);
+  }
   if (control_) control_(*model_, d);
   AccelerationStage(d, skip_sensors);
 }
@@ -73,6 +79,7 @@ void Engine::PositionStage(Data& d) const {
   Tendons(m, d);               //  5. tendon lengths and moment arms
   CompositeInertia(m, d);      //  6. qM by the composite rigid-body algorithm
   FactorInertia(m, d);         //  7. qLD = L'DL factor of qM
+  Collision(m, d, plugins_->collision_table);  //  8. contacts [plugin: Collider]
   MakeConstraints(m, d);       //  9. constraint rows, Jacobian, soft parameters (11.)
   Transmission(m, d);          // 10. actuator lengths and moment arms
   if (m.opt.Enabled(kEnableEnergy)) PotentialEnergy(m, d);  // 12.
@@ -90,8 +97,8 @@ void Engine::VelocityStage(Data& d) const {
   RecursiveNewtonEuler(m, d, false, d.qfrc_bias.data());   // 18. bias force c(q, v)
 }
 
-// Stages 19-22: actuation, smooth acceleration, constraint forces.
-void Engine::AccelerationStage(Data& d, bool /*skip_sensors*/) const {
+// Stages 19-22: actuation, smooth acceleration, constraint forces, acceleration sensors.
+void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
   const Model& m = *model_;
   ArenaScope scope(d.arena);
 
@@ -117,6 +124,9 @@ void Engine::AccelerationStage(Data& d, bool /*skip_sensors*/) const {
 
   // 21. constraint forces [plugin: ConstraintSolver]
   SolveConstraints(d);
+
+  // 22. sensors that need accelerations and forces [plugin: Sensor]
+  if (!skip_sensors) EvaluateSensors(m, d, Stage::kAcceleration, plugins_->sensor_groups);
 }
 
 // (constraint problem, qacc_smooth, qacc_warmstart) => (qacc, efc_force, efc_state,
@@ -177,7 +187,9 @@ void Engine::Step1(Data& d) const {
   CheckState(d, Warning::kBadQpos, d.qpos);
   CheckState(d, Warning::kBadQvel, d.qvel);
   PositionStage(d);
+  EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);
   VelocityStage(d);
+  EvaluateSensors(*model_, d, Stage::kVelocity, plugins_->sensor_groups);
   if (control_) control_(*model_, d);
 }
 

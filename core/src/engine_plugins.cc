@@ -1,5 +1,4 @@
-// Plugin creation for an Engine, and the check of model features the kernel does not
-// implement yet.
+// Plugin creation for an Engine: integrator, solver, colliders, actuator dynamics, sensors.
 #include "engine_plugins.h"
 
 #include <algorithm>
@@ -23,41 +22,7 @@ bool HasCollidableGeomPair(const Model& m) {
   return m.npair > 0;
 }
 
-std::string Refusal(const Model& m, const std::string& what, const std::string& how) {
-  std::string where = m.source_file.empty() ? m.name : m.source_file;
-  return where + ": not supported yet: " + what + (how.empty() ? "" : " (" + how + ")");
-}
-
 }  // namespace
-
-void CheckSupported(const Model& m) {
-  const Options& o = m.opt;
-  const bool constraints = !o.Disabled(kDisableConstraint);
-  if (constraints && !o.Disabled(kDisableContact) && HasCollidableGeomPair(m)) {
-    throw Error(Refusal(m, "contacts: collision detection and constraint solver",
-                        "run with --set flags.contact=false to simulate without them"));
-  }
-  for (int w = 0; w < m.nwrap; ++w) {
-    if (m.wrap_type[w] != WrapType::kJoint) throw Error(Refusal(m, "spatial tendons", ""));
-  }
-  if (m.nsensor > 0 && !o.Disabled(kDisableSensor)) {
-    throw Error(Refusal(m, "sensors", "run with --set flags.sensor=false"));
-  }
-  if (o.density > 0 || o.viscosity > 0) {
-    throw Error(Refusal(m, "fluid forces (option density/viscosity)", ""));
-  }
-  for (int a = 0; a < m.nu; ++a) {
-    const TrnType t = m.actuator_trntype[a];
-    const bool scalar_joint =
-        (t == TrnType::kJoint || t == TrnType::kJointInParent) &&
-        (m.jnt_type[m.actuator_trnid[2 * a]] == JointType::kHinge ||
-         m.jnt_type[m.actuator_trnid[2 * a]] == JointType::kSlide);
-    if (!scalar_joint) {
-      throw Error(Refusal(m, "actuator '" + m.actuator_name[a] +
-                                 "': only hinge/slide joint transmissions are implemented", ""));
-    }
-  }
-}
 
 Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* registry) {
   if (!registry) {
@@ -70,6 +35,8 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   Params integrator_params = config.integrator_params;
   integrator_params.set_context("integrator '" + m.opt.integrator + "' parameters");
   integrator.instance->Configure(integrator_params);
+
+  CreateColliders(m, config, *registry);
 
   solver = registry->Create<ConstraintSolver>(PluginKind::kSolver, m.opt.solver);
   Params solver_params = config.solver_params;
@@ -92,17 +59,65 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   for (const auto& group : actuator_groups) {
     group.plugin->Check(m, group.ids.data(), static_cast<int>(group.ids.size()));
   }
+
+  // one instance per distinct sensor plugin name; its sensors grouped by the stage they need
+  for (int s = 0; s < m.nsensor; ++s) {
+    const std::string& name = m.sensor_plugin[s];
+    auto it = std::find_if(sensor_plugins.begin(), sensor_plugins.end(),
+                           [&](const auto& p) { return p.info.name == name; });
+    std::size_t index = it - sensor_plugins.begin();
+    if (it == sensor_plugins.end()) {
+      sensor_plugins.push_back(registry->Create<Sensor>(PluginKind::kSensor, name));
+      sensor_plugins.back().instance->Configure(Params("sensor '" + name + "' parameters"));
+      sensor_groups.push_back({sensor_plugins.back().instance.get(), {}});
+    }
+    const int slot = std::clamp(static_cast<int>(m.sensor_needstage[s]), 1, 3) - 1;
+    sensor_groups[index].ids[slot].push_back(s);
+  }
+  for (const auto& group : sensor_groups) {
+    for (const std::vector<int>& ids : group.ids) {
+      group.plugin->Check(m, ids.data(), static_cast<int>(ids.size()));
+    }
+  }
+}
+
+void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
+                                      PluginRegistry& registry) {
+  const Options& o = m.opt;
+  if (o.Disabled(kDisableConstraint) || o.Disabled(kDisableContact) || !HasCollidableGeomPair(m)) {
+    return;
+  }
+  // the user's list is binding; the default list uses the built-in colliders that are present
+  std::vector<std::string> names = config.colliders;
+  if (names.empty()) {
+    const std::vector<std::string> found = registry.Names(PluginKind::kCollider);
+    for (const char* name : {"primitive", "ccd"}) {
+      if (std::find(found.begin(), found.end(), name) != found.end()) names.push_back(name);
+    }
+  }
+  std::vector<const Collider*> ordered;
+  for (const std::string& name : names) {
+    colliders.push_back(registry.Create<Collider>(PluginKind::kCollider, name));
+    colliders.back().instance->Configure(Params("collider '" + name + "' parameters"));
+    ordered.push_back(colliders.back().instance.get());
+  }
+  BuildCollisionTable(ordered, collision_table);
+  CheckCollisionCoverage(m, collision_table, names);
 }
 
 std::size_t Engine::Plugins::ScratchDoubles(const Model& m) const {
   std::size_t total = integrator.instance->ScratchDoubles(m) + solver.instance->ScratchDoubles(m);
   for (const auto& p : actuator_plugins) total += p.instance->ScratchDoubles(m);
+  for (const auto& p : sensor_plugins) total += p.instance->ScratchDoubles(m);
+  for (const auto& p : colliders) total += p.instance->ScratchDoubles(m);
   return total;
 }
 
 std::vector<PluginInfo> Engine::Plugins::InUse() const {
   std::vector<PluginInfo> out{integrator.info, solver.info};
+  for (const auto& p : colliders) out.push_back(p.info);
   for (const auto& p : actuator_plugins) out.push_back(p.info);
+  for (const auto& p : sensor_plugins) out.push_back(p.info);
   return out;
 }
 

@@ -10,7 +10,10 @@
 #include "gauss/engine.h"
 #include "gauss/integrator.h"
 #include "gauss/registry.h"
+#include "collision.h"
+#include "gauss/collider.h"
 #include "gauss/solver.h"
+#include "sensors.h"
 
 namespace gauss {
 
@@ -22,11 +25,13 @@ struct ActuatorGroup {
 
 struct Engine::Plugins {
   // Creates the integrator named by m.opt.integrator and the constraint solver named by
-  // m.opt.solver (configured with the config's parameters) and one ActuatorDynamics instance
-  // per distinct m.actuator_plugin name.
+  // m.opt.solver (configured with the config's parameters), the colliders (config.colliders in
+  // priority order, or the built-in primitive and ccd) when the model can have contacts, and
+  // one ActuatorDynamics / Sensor instance per distinct plugin name of the actuators / sensors.
   Plugins(const Model& m, const Config& config, PluginRegistry* registry);
 
   std::vector<PluginInfo> InUse() const;
+  void CreateColliders(const Model& m, const Config& config, PluginRegistry& registry);
   // Scratch doubles all plugins may hold at once (nested calls: integrator around solver).
   std::size_t ScratchDoubles(const Model& m) const;
 
@@ -35,10 +40,10 @@ struct Engine::Plugins {
   PluginInstance<ConstraintSolver> solver;
   std::vector<PluginInstance<ActuatorDynamics>> actuator_plugins;
   std::vector<ActuatorGroup> actuator_groups;
+  std::vector<PluginInstance<Collider>> colliders;  // in priority order
+  CollisionTable collision_table;
+  std::vector<PluginInstance<Sensor>> sensor_plugins;
+  std::vector<SensorGroup> sensor_groups;
 };
-
-// Throws gauss::Error "not supported yet: ..." for model features the kernel does not
-// implement yet, saying how to run the model without them where that is possible.
-void CheckSupported(const Model& m);
 
 }  // namespace gauss

@@ -139,20 +139,26 @@ TEST(Engine, ControlCallbackDrivesActuators) {
   EXPECT_NEAR(d.qacc[0] * d.qM[0], 6.0, 1e-12);
 }
 
-TEST(Engine, RefusesFeaturesNotImplementedYet) {
-  // fluid forces (option density/viscosity) come with a later issue: refused with a clear
-  // "not supported yet" message, never silently ignored
-  auto fluid = LoadModelFromString(R"(
-    <mujoco><option density="1000" viscosity="0.1"/>
-      <worldbody><body><joint name="hinge"/>
-      <geom type="sphere" size="0.1" contype="0" conaffinity="0"/></body></worldbody></mujoco>)");
+TEST(Engine, RefusesGeomPairsNoColliderHandles) {
+  // sphere-cylinder contacts need a convex collider; with only `primitive` loaded the engine
+  // must refuse the model at creation, naming the pair, instead of missing contacts later
+  auto model = LoadModelFromString(R"(
+    <mujoco><worldbody>
+      <geom type="cylinder" size="0.1 0.2"/>
+      <body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>
+    </worldbody></mujoco>)");
+  Config config;
+  config.colliders = {"primitive"};
   try {
-    Engine engine(fluid);
-    FAIL() << "a model with fluid forces must be refused until the fluid model exists";
+    Engine engine(model, config);
+    FAIL() << "an uncovered geom-type pair must be refused";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("not supported yet: fluid forces"), std::string::npos)
-        << e.what();
+    const std::string what = e.what();
+    EXPECT_NE(what.find("sphere"), std::string::npos) << what;
+    EXPECT_NE(what.find("cylinder"), std::string::npos) << what;
   }
+  config.flags["contact"] = false;
+  EXPECT_NO_THROW(Engine(model, config));
 }
 
 TEST(Engine, UnknownIntegratorIsAClearError) {

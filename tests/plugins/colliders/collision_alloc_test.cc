@@ -1,0 +1,76 @@
+// Collision detection with the `primitive` plugin performs no heap allocation: the broad phase
+// takes its temporaries from Data::arena and the narrow phase writes into the preallocated
+// contact buffer. Checked with counting replacements of the global allocation functions while
+// MuJoCo's 22 humanoids collide at random states (hundreds of contacts, the buffer filling up).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <random>
+
+#include "collision.h"
+#include "data_alloc.h"
+#include "gauss/math.h"
+#include "gauss/mjcf.h"
+#include "gauss/registry.h"
+#include "pipeline.h"
+#include "support/test_support.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace gauss {
+namespace {
+
+TEST(CollisionAllocation, NoHeapAllocationWithHundredsOfContacts) {
+  auto model = LoadModel(test::MujocoSampleModel("humanoid/22_humanoids.xml"));
+  Data d;
+  AllocateData(*model, d);
+  PluginRegistry registry;
+  auto primitive = registry.Create<Collider>(PluginKind::kCollider, "primitive");
+  CollisionTable table;
+  BuildCollisionTable({primitive.instance.get()}, table);
+
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> nd(0, 1);
+  long most = 0, full = 0;
+  for (int s = 0; s < 20; ++s) {
+    // humanoids dropped into a 1 m region, lying on and in each other and the floor
+    for (int j = 0; j < model->njnt; ++j) {
+      double* q = d.qpos.data() + model->jnt_qposadr[j];
+      if (model->jnt_type[j] == JointType::kFree) {
+        for (int c = 0; c < 3; ++c) q[c] = 0.5 * nd(gen);
+        q[2] = std::fabs(q[2]);
+        for (int c = 3; c < 7; ++c) q[c] = nd(gen);
+        math::NormalizeQuat(q + 3);
+      } else {
+        q[0] = 0.5 * nd(gen);
+      }
+    }
+    Kinematics(*model, d);
+    const long before = g_allocations.load();
+    Collision(*model, d, table);
+    EXPECT_EQ(g_allocations.load() - before, 0) << "state " << s << ", " << d.ncon << " contacts";
+    most = std::max<long>(most, d.ncon);
+    full += d.warning_count[static_cast<int>(Warning::kContactFull)];
+  }
+  EXPECT_GT(most, 300) << "too few contacts to be a test";
+  RecordProperty("most_contacts", std::to_string(most));
+  RecordProperty("contact_full_warnings", std::to_string(full));
+}
+
+}  // namespace
+}  // namespace gauss
