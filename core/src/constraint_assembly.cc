@@ -148,20 +148,64 @@ void AddContactRows(const Model& m, Data& d, double* jac, double* rows, double* 
 
 }  // namespace
 
+bool IsSparse(const Model& m) {
+  return m.opt.jacobian == JacobianType::kSparse ||
+         (m.opt.jacobian == JacobianType::kAuto && m.nv >= 60);
+}
+
+int MaxRowNonzeros(const Model& m) {
+  // deepest chain of dofs from a body to the world
+  int chain = 0;
+  for (int i = 0; i < m.nv; ++i) {
+    int depth = 0;
+    for (int j = i; j >= 0; j = m.dof_parentid[j]) ++depth;
+    chain = std::max(chain, depth);
+  }
+  int bound = 2 * chain;
+  for (int t = 0; t < m.ntendon; ++t) {
+    bool spatial = false;
+    for (int w = m.tendon_adr[t]; w < m.tendon_adr[t] + m.tendon_num[t]; ++w) {
+      spatial = spatial || m.wrap_type[w] != WrapType::kJoint;
+    }
+    // a tendon equality couples two tendons: twice a tendon's dofs
+    bound = std::max(bound, 2 * (spatial ? m.nv : m.tendon_num[t]));
+  }
+  return std::min(bound, m.nv);
+}
+
 bool AddRow(const Model& m, Data& d, const double* jac, double pos, double margin,
             double frictionloss, ConstraintType type, int id) {
-  const bool contact = type == ConstraintType::kContactFrictionless ||
-                       type == ConstraintType::kContactPyramidal ||
-                       type == ConstraintType::kContactElliptic;
-  // rows that cannot act on any dof are dropped (contact rows are kept: their cone needs all)
-  if (!contact && std::all_of(jac, jac + m.nv, [](double v) { return v == 0; })) return true;
+  // rows whose Jacobian is zero at this configuration are kept, as MuJoCo 2.2.2 does (e.g. the
+  // out-of-plane row of a connect closing a planar loop): their force is then determined by
+  // the regularization alone
   if (d.nefc >= m.njmax) {
     ++d.warning_count[static_cast<int>(Warning::kConstraintFull)];
     d.warning_index[static_cast<int>(Warning::kConstraintFull)] = d.nefc;
     return false;
   }
-  const int i = d.nefc++;
-  std::copy(jac, jac + m.nv, d.efc_J.begin() + static_cast<long>(i) * m.nv);
+  const int i = d.nefc;
+  if (IsSparse(m)) {
+    // compress: the row's nonzero columns in increasing order
+    const int adr = i == 0 ? 0 : d.efc_J_rowadr[i - 1] + d.efc_J_rownnz[i - 1];
+    int nnz = 0;
+    for (int k = 0; k < m.nv; ++k) nnz += jac[k] != 0;
+    if (adr + nnz > static_cast<int>(d.efc_J_colind.size())) {
+      ++d.warning_count[static_cast<int>(Warning::kConstraintFull)];
+      d.warning_index[static_cast<int>(Warning::kConstraintFull)] = d.nefc;
+      return false;
+    }
+    d.efc_J_rowadr[i] = adr;
+    d.efc_J_rownnz[i] = nnz;
+    int p = adr;
+    for (int k = 0; k < m.nv; ++k) {
+      if (jac[k] == 0) continue;
+      d.efc_J_colind[p] = k;
+      d.efc_J[p++] = jac[k];
+    }
+  } else {
+    std::copy(jac, jac + m.nv, d.efc_J.begin() + static_cast<long>(i) * m.nv);
+  }
+  ++d.nefc;
   d.efc_type[i] = static_cast<int>(type);
   d.efc_id[i] = id;
   d.efc_pos[i] = pos;
@@ -201,10 +245,17 @@ void MakeConstraints(const Model& m, Data& d) {
 }
 
 void ReferenceAcceleration(const Model& m, Data& d) {
+  const bool sparse = IsSparse(m);
   for (int i = 0; i < d.nefc; ++i) {
-    const double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
     double vel = 0;
-    for (int k = 0; k < m.nv; ++k) vel += row[k] * d.qvel[k];
+    if (sparse) {
+      for (int p = d.efc_J_rowadr[i]; p < d.efc_J_rowadr[i] + d.efc_J_rownnz[i]; ++p) {
+        vel += d.efc_J[p] * d.qvel[d.efc_J_colind[p]];
+      }
+    } else {
+      const double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
+      for (int k = 0; k < m.nv; ++k) vel += row[k] * d.qvel[k];
+    }
     d.efc_vel[i] = vel;
     const double* kbip = d.efc_KBIP.data() + 4 * i;
     d.efc_aref[i] = -kbip[1] * vel - kbip[0] * kbip[2] * (d.efc_pos[i] - d.efc_margin[i]);
@@ -218,7 +269,14 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   p.ncon = d.ncon;
   p.cone = m.opt.cone;
   p.impratio = m.opt.impratio;
-  p.J = d.efc_J.data();
+  if (IsSparse(m)) {
+    p.J_rownnz = d.efc_J_rownnz.data();
+    p.J_rowadr = d.efc_J_rowadr.data();
+    p.J_colind = d.efc_J_colind.data();
+    p.J_sparse = d.efc_J.data();
+  } else {
+    p.J = d.efc_J.data();
+  }
   p.type = d.efc_type.data();
   p.id = d.efc_id.data();
   p.R = d.efc_R.data();
@@ -226,6 +284,10 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   p.aref = d.efc_aref.data();
   p.frictionloss = d.efc_frictionloss.data();
   p.contact = d.contact.data();
+  p.qM = d.qM.data();
+  p.dof_Madr = m.dof_Madr.data();
+  p.dof_parentid = m.dof_parentid.data();
+  p.nM = m.nM;
   p.qacc_smooth = d.qacc_smooth.data();
   p.qfrc_smooth = d.qfrc_smooth.data();
   p.qacc_warmstart = m.opt.Disabled(kDisableWarmstart) ? nullptr : d.qacc_warmstart.data();

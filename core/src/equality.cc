@@ -89,13 +89,15 @@ void AddEqualityRows(const Model& m, Data& d) {
         BodyPoint(d, b2, data, p2);
         Sub3(pos, p1, p2);
         JacobianDifference(m, d, id1, p1, b2, p2, true, jac, scratch);
-        // orientation residual: imaginary part of q2^-1 q1 relquat, i.e. sin(angle/2) axis
+        // orientation residual: imaginary part of q2^-1 q1 relquat, i.e. sin(angle/2) axis;
+        // torquescale scales only the Jacobian rows (MuJoCo 2.2.2, measured), i.e. the lever
+        // of the constraint torque, not the residual
         const double torquescale = data[10];
         double q1rel[4], q2inv[4], dif[4];
         MulQuat(q1rel, d.xquat.data() + 4 * id1, data + 6);
         NegQuat(q2inv, d.xquat.data() + 4 * b2);
         MulQuat(dif, q2inv, q1rel);
-        for (int c = 0; c < 3; ++c) pos[3 + c] = torquescale * dif[1 + c];
+        for (int c = 0; c < 3; ++c) pos[3 + c] = dif[1 + c];
         // its rate: 1/2 Im(q2^-1 [0, w1 - w2] q1 relquat), one column per dof
         for (int i = 0; i < nv; ++i) {
           const double w[4] = {0, jac[3 * nv + i], jac[4 * nv + i], jac[5 * nv + i]};

@@ -13,6 +13,8 @@
 
 namespace gauss {
 
+struct Model;
+
 // Kinds of scalar constraint rows (numbering as MuJoCo's mjtConstraint).
 enum class ConstraintType : int {
   kEquality = 0,
@@ -76,6 +78,12 @@ struct ConstraintProblem {
   const double* frictionloss = nullptr;  // (nefc) bound of friction-loss rows
   const Contact* contact = nullptr;      // (ncon) dim, friction, efc_address of each contact
 
+  // M in the kernel's tree-sparse storage (gauss/sparse_inertia.h), for sparse Hessians
+  const double* qM = nullptr;            // (nM)
+  const int* dof_Madr = nullptr;         // (nv)
+  const int* dof_parentid = nullptr;     // (nv)
+  int nM = 0;
+
   const double* qacc_smooth = nullptr;   // (nv) unconstrained acceleration a0
   const double* qfrc_smooth = nullptr;   // (nv) M a0
   const double* qacc_warmstart = nullptr;  // (nv) or null when warmstart is disabled
@@ -87,6 +95,11 @@ struct ConstraintProblem {
 };
 
 // ---------------------------------------------------------------- shared evaluations
+
+// Whether a model's constraint Jacobian is sparse (CSR): option jacobian sparse, or auto with
+// nv >= 60 (MuJoCo's rule); and the most nonzeros one Jacobian row can have.
+bool IsSparse(const Model& m);
+int MaxRowNonzeros(const Model& m);
 
 // y = J x (nefc) and y = J' f (nv), for the dense or the sparse Jacobian.
 void MulJ(const ConstraintProblem& p, const double* x, double* y);

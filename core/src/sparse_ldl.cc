@@ -1,0 +1,95 @@
+// Up-looking sparse L D L' factorization (gauss/sparse_ldl.h).
+//
+// Symbolic: the elimination tree of A (parent[k] = the first row index > k in column k of L),
+// found column by column by walking from each entry A(i,k), i < k, up the partial tree; the same
+// walks count the entries of each column of L.
+// Numeric: row k of L is the solution of a sparse triangular system whose pattern is the set
+// of tree nodes reached from the entries of column k of A; rows are computed in order k = 0..n-1
+// and their entries appended to the columns of L.
+#include "gauss/sparse_ldl.h"
+
+namespace gauss {
+
+bool SparseLDL::Factor(int n, const int* colptr, const int* rowind, const double* values,
+                       Arena& arena) {
+  n_ = n;
+  int* parent = arena.Ints(n);
+  int* flag = arena.Ints(n);
+  int* count = arena.Ints(n);
+  Lp_ = arena.Ints(n + 1);
+  D_ = arena.Doubles(n);
+
+  // 1. elimination tree and column counts of L
+  for (int k = 0; k < n; ++k) {
+    parent[k] = -1;
+    flag[k] = k;
+    count[k] = 0;
+    for (int p = colptr[k]; p < colptr[k + 1]; ++p) {
+      for (int i = rowind[p]; i < k && flag[i] != k; i = parent[i]) {
+        if (parent[i] == -1) parent[i] = k;
+        ++count[i];  // L(k, i) is nonzero
+        flag[i] = k;
+      }
+    }
+  }
+  Lp_[0] = 0;
+  for (int k = 0; k < n; ++k) Lp_[k + 1] = Lp_[k] + count[k];
+  Li_ = arena.Ints(Lp_[n]);
+  Lx_ = arena.Doubles(Lp_[n]);
+
+  // 2. numeric: row k of L by a sparse triangular solve
+  double* y = arena.Doubles(n);
+  int* pattern = arena.Ints(n);
+  int* next = count;  // reused: next free slot of each column of L
+  for (int k = 0; k < n; ++k) {
+    next[k] = Lp_[k];
+    y[k] = 0;
+  }
+  for (int k = 0; k < n; ++k) {
+    // scatter column k of A and find the pattern of row k of L (tree nodes reached from it),
+    // stacked so that it is in topological order
+    int top = n;
+    flag[k] = k;
+    for (int p = colptr[k]; p < colptr[k + 1]; ++p) {
+      int i = rowind[p];
+      if (i > k) continue;
+      y[i] += values[p];
+      int len = 0;
+      for (; flag[i] != k; i = parent[i]) {
+        pattern[len++] = i;
+        flag[i] = k;
+      }
+      while (len > 0) pattern[--top] = pattern[--len];
+    }
+    // eliminate: D(k) = A(k,k) - sum L(k,i)^2 D(i); L(k,i) = y_i / D(i)
+    double dk = y[k];
+    y[k] = 0;
+    for (; top < n; ++top) {
+      const int i = pattern[top];
+      const double yi = y[i];
+      y[i] = 0;
+      for (int p = Lp_[i]; p < next[i]; ++p) y[Li_[p]] -= Lx_[p] * yi;
+      const double lki = yi / D_[i];
+      dk -= lki * yi;
+      Li_[next[i]] = k;
+      Lx_[next[i]] = lki;
+      ++next[i];
+    }
+    if (!(dk > 0)) return false;
+    D_[k] = dk;
+  }
+  return true;
+}
+
+void SparseLDL::Solve(double* x) const {
+  // L z = x, then D w = z, then L' x = w
+  for (int j = 0; j < n_; ++j) {
+    for (int p = Lp_[j]; p < Lp_[j + 1]; ++p) x[Li_[p]] -= Lx_[p] * x[j];
+  }
+  for (int j = 0; j < n_; ++j) x[j] /= D_[j];
+  for (int j = n_ - 1; j >= 0; --j) {
+    for (int p = Lp_[j]; p < Lp_[j + 1]; ++p) x[j] -= Lx_[p] * x[Li_[p]];
+  }
+}
+
+}  // namespace gauss
