@@ -21,8 +21,9 @@ const char* kUsage =
     "                     [--set KEY=VALUE]...\n\n"
     "For each row of IN.csv: reset, set the state from the columns present (time, qpos*, qvel*,\n"
     "act*, ctrl*, qacc_warmstart*; missing ones keep qpos0 and zeros), evaluate the forward\n"
-    "dynamics and write qacc0..qacc{nv-1}, ncon, nefc, qfrc_constraint0..qfrc_constraint{nv-1}\n"
-    "and solver_iter to OUT.csv (plus OUT.csv.config.yaml).";
+    "dynamics and write qacc0..qacc{nv-1}, ncon, nefc, qfrc_constraint0..qfrc_constraint{nv-1},\n"
+    "sensordata0..sensordata{nsensordata-1} and solver_iter to OUT.csv (plus\n"
+    "OUT.csv.config.yaml).";
 
 // The output columns, in order. Each group reads the Data after Engine::Forward.
 void OutputGroups(CsvWriter& writer, const Model& m, const Data& d) {
@@ -31,6 +32,9 @@ void OutputGroups(CsvWriter& writer, const Model& m, const Data& d) {
   writer.AddScalar("nefc", [&d] { return d.nefc; });
   writer.AddGroup("qfrc_constraint", m.nv, [&d](double* o) {
     std::copy(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), o);
+  });
+  writer.AddGroup("sensordata", m.nsensordata, [&d](double* o) {
+    std::copy(d.sensordata.begin(), d.sensordata.end(), o);
   });
   writer.AddScalar("solver_iter", [&d] { return d.solver_iter; });
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 #include "common.h"
 #include "csv.h"
@@ -20,8 +21,9 @@ const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
     "                 [--out TRAJ.csv] [--every K] [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity). With --out,\n"
-    "writes the columns time,qpos0..,qvel0..,act0.. for the initial state and every K steps,\n"
-    "and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
+    "writes the columns time,qpos0..,qvel0..,act0..,sensordata0.. for the initial state and\n"
+    "every K steps (sensors evaluated at that state with the controls of the step starting\n"
+    "there), and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
     "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.";
 
 // Controls from a CSV file, columns matched to actuators by name.
@@ -58,6 +60,30 @@ Controls ReadControls(const std::string& path, const Model& model) {
   }
   if (c.table.rows.empty()) throw Error(file, "no control rows after the header");
   return c;
+}
+
+// One trajectory row: a state and the sensors evaluated at it. Engine::Step computes the sensors
+// at the state it starts from, so the state is saved before the step and the row written after
+// it (as mjref run does); the buffers are sized once, so saving does not allocate.
+struct TrajectoryRow {
+  double time = 0;
+  std::vector<double> qpos, qvel, act, sensordata;
+
+  void SaveState(const Data& d) {
+    time = d.time;
+    qpos = d.qpos;
+    qvel = d.qvel;
+    act = d.act;
+  }
+  void SaveSensors(const Data& d) { sensordata = d.sensordata; }
+};
+
+// (controls, step index) => d.ctrl for step i (the last control row is held).
+void ApplyControls(const Controls& controls, long i, Data& d) {
+  const int nrow = static_cast<int>(controls.table.rows.size());
+  if (nrow == 0) return;
+  const std::vector<double>& row = controls.table.rows[std::min<long>(i, nrow - 1)];
+  for (size_t j = 0; j < row.size(); ++j) d.ctrl[controls.actuator[j]] = row[j];
 }
 
 // (steps or duration, timestep) => number of steps to run.
@@ -136,16 +162,23 @@ int RunCommand(const std::vector<std::string>& argv) {
   if (!controls_path.empty()) controls = ReadControls(controls_path, m);
 
   Data d = engine.MakeData();
+  TrajectoryRow row;  // before the writer, whose columns read it
   std::unique_ptr<CsvWriter> writer;
   std::string config_path;
   if (!out_path.empty()) {
+    row.SaveState(d);
+    row.SaveSensors(d);
     writer = std::make_unique<CsvWriter>(out_path);
-    writer->AddScalar("time", [&d] { return d.time; });
-    writer->AddGroup("qpos", m.nq, [&d](double* o) { std::copy(d.qpos.begin(), d.qpos.end(), o); });
-    writer->AddGroup("qvel", m.nv, [&d](double* o) { std::copy(d.qvel.begin(), d.qvel.end(), o); });
-    writer->AddGroup("act", m.na, [&d](double* o) { std::copy(d.act.begin(), d.act.end(), o); });
+    writer->AddScalar("time", [&row] { return row.time; });
+    auto add = [&writer](const char* name, const std::vector<double>& v) {
+      writer->AddGroup(name, static_cast<int>(v.size()),
+                       [&v](double* o) { std::copy(v.begin(), v.end(), o); });
+    };
+    add("qpos", row.qpos);
+    add("qvel", row.qvel);
+    add("act", row.act);
+    add("sensordata", row.sensordata);
     config_path = WriteResolvedConfig(out_path, args.model, engine);
-    writer->WriteRow();
   }
 
   // Only engine.Step is timed, so that the steps/s figure does not include CSV formatting.
@@ -153,19 +186,28 @@ int RunCommand(const std::vector<std::string>& argv) {
   Clock::duration step_time{};
   const Clock::time_point wall_start = Clock::now();
   Progress progress(nstep, "gauss run");
-  const int nrow = static_cast<int>(controls.table.rows.size());
   for (long i = 0; i < nstep; ++i) {
-    if (nrow > 0) {
-      const std::vector<double>& row = controls.table.rows[std::min<long>(i, nrow - 1)];
-      for (size_t j = 0; j < row.size(); ++j) d.ctrl[controls.actuator[j]] = row[j];
-    }
+    ApplyControls(controls, i, d);
+    const bool row_due = writer && i % every == 0;
+    if (row_due) row.SaveState(d);
     const Clock::time_point t0 = Clock::now();
     engine.Step(d);
     step_time += Clock::now() - t0;
-    if (writer && (i + 1) % every == 0) writer->WriteRow();
+    if (row_due) {
+      row.SaveSensors(d);
+      writer->WriteRow();
+    }
     progress.Update(i + 1);
   }
   progress.Finish();
+  if (writer && nstep % every == 0) {
+    // the final state is a row too: one forward evaluation gives its sensors
+    ApplyControls(controls, nstep, d);
+    engine.Forward(d);
+    row.SaveState(d);
+    row.SaveSensors(d);
+    writer->WriteRow();
+  }
   if (writer) writer->Close();
   const double wall = std::chrono::duration<double>(Clock::now() - wall_start).count();
   const double stepping = std::chrono::duration<double>(step_time).count();

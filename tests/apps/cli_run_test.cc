@@ -14,7 +14,8 @@
 namespace gauss::test {
 namespace {
 
-// apps_pendulum.xml: nq=nv=2, nu=1, na=0, timestep 0.01.
+// apps_pendulum.xml: nq=nv=2, nu=1, na=0, timestep 0.01; sensors: shoulder angle, clock, motor
+// force (= ctrl).
 const std::string kModel = TestModel("apps_pendulum.xml");
 constexpr double kTimestep = 0.01;
 
@@ -42,7 +43,8 @@ std::map<std::string, std::string> KeyValues(const std::string& text) {
 TEST(CliRun, HeaderAndOneRowPerStep) {
   const Csv traj = RunTrajectory("--steps 10");
   EXPECT_EQ(traj.header,
-            (std::vector<std::string>{"time", "qpos0", "qpos1", "qvel0", "qvel1"}));
+            (std::vector<std::string>{"time", "qpos0", "qpos1", "qvel0", "qvel1", "sensordata0",
+                                      "sensordata1", "sensordata2"}));
   ASSERT_EQ(traj.rows.size(), 11u);  // initial state + 10 steps
   for (int i = 0; i <= 10; ++i) EXPECT_NEAR(traj.At(i, "time"), i * kTimestep, 1e-12);
   // the initial row is the reference configuration at rest
@@ -122,8 +124,20 @@ TEST(CliRun, ControlsApplyRowIBeforeStepIAndHoldTheLastRow) {
   // a sequence: push for two steps, then nothing: differs from holding the push
   const std::string two = WriteScratch("two.csv", "ctrl0\n2\n2\n0\n");
   const Csv pulse = RunTrajectory("--steps 6 --controls " + Q(two), "pulse.csv");
-  EXPECT_EQ(pulse.rows[2], held.rows[2]);  // identical while the controls agree
+  // identical states while the controls agree (row 2's motor force already shows the change)
+  for (const char* col : {"time", "qpos0", "qpos1", "qvel0", "qvel1"}) {
+    EXPECT_EQ(pulse.At(2, col), held.At(2, col)) << col;
+  }
+  EXPECT_EQ(pulse.At(2, "sensordata2"), 0);
+  EXPECT_EQ(held.At(2, "sensordata2"), 2);
   EXPECT_NE(pulse.At(6, "qvel0"), held.At(6, "qvel0"));
+  // each row's sensors describe its own state and the control of the step starting there
+  for (int k = 0; k <= 6; ++k) {
+    EXPECT_EQ(pulse.At(k, "sensordata0"), pulse.At(k, "qpos0")) << k;
+    EXPECT_EQ(pulse.At(k, "sensordata1"), pulse.At(k, "time")) << k;
+    EXPECT_EQ(pulse.At(k, "sensordata2"), k < 2 ? 2 : 0) << k;
+  }
+  EXPECT_NE(pulse.At(6, "sensordata0"), 0);
   // a negative push turns the other way
   const std::string neg = WriteScratch("neg.csv", "ctrl0\n-2\n");
   EXPECT_LT(RunTrajectory("--steps 3 --controls " + Q(neg), "neg.csv").At(3, "qvel0"), 0);
@@ -145,6 +159,7 @@ TEST(CliForward, QaccColumnsMatchOneEulerStep) {
   const Csv qacc = ReadCsvFile(out);
   EXPECT_EQ(qacc.header, (std::vector<std::string>{"qacc0", "qacc1", "ncon", "nefc",
                                                   "qfrc_constraint0", "qfrc_constraint1",
+                                                  "sensordata0", "sensordata1", "sensordata2",
                                                   "solver_iter"}));
   ASSERT_EQ(qacc.rows.size(), 2u);
   for (int j = 0; j < 2; ++j) {
@@ -153,6 +168,11 @@ TEST(CliForward, QaccColumnsMatchOneEulerStep) {
   }
   // a displaced state swings back: gravity accelerates the shoulder towards 0
   EXPECT_LT(qacc.At(1, "qacc0"), 0);
+  // sensors at each input state: shoulder angle, time (0: no column), motor force = ctrl
+  EXPECT_EQ(qacc.At(1, "sensordata0"), 0.5);
+  EXPECT_EQ(qacc.At(1, "sensordata1"), 0);
+  EXPECT_EQ(qacc.At(0, "sensordata2"), 1.5);
+  EXPECT_EQ(qacc.At(1, "sensordata2"), 0);
   EXPECT_TRUE(std::filesystem::exists(out + ".config.yaml"));
 }
 

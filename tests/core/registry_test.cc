@@ -173,7 +173,9 @@ TEST_F(RegistryTest, SymlinkAloneIsFollowed) {
 TEST_F(RegistryTest, StrippedLibraryIsFoundThroughDynamicSymbols) {
   PluginRegistry registry;
   registry.AddSearchPath(CaseDir("stripped"));
-  EXPECT_EQ(registry.Names(PluginKind::kSensor), (std::vector<std::string>{"test_constant"}));
+  // found beside the build tree's own sensor plugins (the builtin one)
+  const std::vector<std::string> sensors = registry.Names(PluginKind::kSensor);
+  EXPECT_EQ(std::count(sensors.begin(), sensors.end(), "test_constant"), 1);
   auto sensor = registry.Create<Sensor>(PluginKind::kSensor, "test_constant");
   EXPECT_EQ(sensor.info.version, "1.1.0");
   Params params;

@@ -19,6 +19,12 @@ class Sensor : public Plugin {
     DoEvaluate(m, d, stage, ids, n);
   }
 
+  // Throws gauss::Error (naming the sensor and what is unsupported) if this plugin cannot
+  // evaluate one of the sensors ids[0..n) of model m. Called once when an Engine is created.
+  virtual void Check(const Model& m, const int* ids, int n) const {
+    (void)m; (void)ids; (void)n;
+  }
+
  protected:
   virtual void DoEvaluate(const Model& m, Data& d, Stage stage, const int* ids, int n) const = 0;
 };

@@ -1,0 +1,136 @@
+// The "builtin" Sensor plugin: every MJCF sensor type of MuJoCo 2.2.2 except user sensors,
+// dispatched to one file per pipeline stage (builtin.h). Check refuses what it cannot evaluate,
+// when the engine is created, so that a step never meets an unknown sensor.
+//
+// It takes no arena scratch: the on-demand kernel quantities (gauss/sensor_support.h) write
+// Data fields (subtree_linvel, subtree_angmom, cacc, cfrc_int, cfrc_ext) and fixed-size locals.
+#include <string>
+#include <unordered_map>
+
+#include "builtin.h"
+#include "gauss/error.h"
+#include "gauss/sensor.h"
+#include "gauss/sensor_support.h"
+
+namespace gauss::builtin_sensors {
+
+// (sensor_type name) => Kind
+Kind KindOf(const std::string& type) {
+  // built once (thread-safe static initialisation); a lookup hashes the name, no allocation
+  static const std::unordered_map<std::string, Kind> kinds = {
+      {"touch", Kind::kTouch},
+      {"accelerometer", Kind::kAccelerometer},
+      {"velocimeter", Kind::kVelocimeter},
+      {"gyro", Kind::kGyro},
+      {"force", Kind::kForce},
+      {"torque", Kind::kTorque},
+      {"magnetometer", Kind::kMagnetometer},
+      {"rangefinder", Kind::kRangefinder},
+      {"jointpos", Kind::kJointPos},
+      {"jointvel", Kind::kJointVel},
+      {"tendonpos", Kind::kTendonPos},
+      {"tendonvel", Kind::kTendonVel},
+      {"actuatorpos", Kind::kActuatorPos},
+      {"actuatorvel", Kind::kActuatorVel},
+      {"actuatorfrc", Kind::kActuatorFrc},
+      {"ballquat", Kind::kBallQuat},
+      {"ballangvel", Kind::kBallAngVel},
+      {"jointlimitpos", Kind::kJointLimitPos},
+      {"jointlimitvel", Kind::kJointLimitVel},
+      {"jointlimitfrc", Kind::kJointLimitFrc},
+      {"tendonlimitpos", Kind::kTendonLimitPos},
+      {"tendonlimitvel", Kind::kTendonLimitVel},
+      {"tendonlimitfrc", Kind::kTendonLimitFrc},
+      {"framepos", Kind::kFramePos},
+      {"framequat", Kind::kFrameQuat},
+      {"framexaxis", Kind::kFrameXAxis},
+      {"frameyaxis", Kind::kFrameYAxis},
+      {"framezaxis", Kind::kFrameZAxis},
+      {"framelinvel", Kind::kFrameLinVel},
+      {"frameangvel", Kind::kFrameAngVel},
+      {"framelinacc", Kind::kFrameLinAcc},
+      {"frameangacc", Kind::kFrameAngAcc},
+      {"subtreecom", Kind::kSubtreeCom},
+      {"subtreelinvel", Kind::kSubtreeLinVel},
+      {"subtreeangmom", Kind::kSubtreeAngMom},
+      {"clock", Kind::kClock},
+  };
+  const auto it = kinds.find(type);
+  return it == kinds.end() ? Kind::kUnsupported : it->second;
+}
+
+// (ne, nf, nefc, efc_type, efc_id) => row
+int LimitRow(const Data& d, ConstraintType type, int id) {
+  for (int r = d.ne + d.nf; r < d.nefc; ++r) {
+    if (d.efc_type[r] == static_cast<int>(type) && d.efc_id[r] == id) return r;
+  }
+  return -1;
+}
+
+namespace {
+
+// Frame sensors accept these object types (MuJoCo 2.2.2 also has cameras, which Gauss does
+// not compile).
+bool HasFrame(ObjType type) {
+  return type == ObjType::kBody || type == ObjType::kXBody || type == ObjType::kGeom ||
+         type == ObjType::kSite;
+}
+
+// framepos .. frameangacc: the sensors that read an object's frame (and a reference frame)
+bool IsFrameSensor(Kind kind) {
+  return kind >= Kind::kFramePos && kind <= Kind::kFrameAngAcc;
+}
+
+class BuiltinSensors : public Sensor {
+ public:
+  // (sensor_type, sensor_objtype, sensor_reftype, geoms) => throws for what cannot be evaluated
+  void Check(const Model& m, const int* ids, int n) const override {
+    for (int k = 0; k < n; ++k) {
+      const int s = ids[k];
+      const std::string what = "sensor " + m.sensor_type[s] +
+                               (m.sensor_name[s].empty() ? "" : " '" + m.sensor_name[s] + "'") +
+                               " (#" + std::to_string(s) + ")";
+      const Kind kind = KindOf(m.sensor_type[s]);
+      if (kind == Kind::kUnsupported) {
+        throw Error("not supported yet: " + what + " (the builtin sensor plugin evaluates the "
+                    "MJCF sensor types of MuJoCo 2.2.2 except user sensors)");
+      }
+      if (IsFrameSensor(kind) && !HasFrame(m.sensor_objtype[s])) {
+        throw Error("not supported yet: " + what + ": frame sensors of this object type");
+      }
+      if (m.sensor_refid[s] >= 0 && !HasFrame(m.sensor_reftype[s])) {
+        throw Error("not supported yet: " + what + ": reference frames of this object type");
+      }
+      if (kind == Kind::kRangefinder && RayNeedsMeshes(m, m.site_bodyid[m.sensor_objid[s]])) {
+        throw Error("not supported yet: " + what + ": ray casting against mesh and height-field "
+                    "geoms");
+      }
+    }
+  }
+
+  std::size_t ScratchDoubles(const Model&) const override { return 0; }
+
+ protected:
+  // (state derived up to `stage`) => sensordata of ids
+  void DoEvaluate(const Model& m, Data& d, Stage stage, const int* ids, int n) const override {
+    switch (stage) {
+      case Stage::kPosition:
+        EvaluatePosition(m, d, ids, n);
+        break;
+      case Stage::kVelocity:
+        EvaluateVelocity(m, d, ids, n);
+        break;
+      case Stage::kAcceleration:
+        EvaluateAcceleration(m, d, ids, n);
+        break;
+      default:
+        break;
+    }
+  }
+};
+
+}  // namespace
+}  // namespace gauss::builtin_sensors
+
+GAUSS_SENSOR_PLUGIN(gauss::builtin_sensors::BuiltinSensors, builtin, "1.0.0",
+                    "MuJoCo 2.2.2 sensors: site, joint, tendon, actuator, frame, subtree, clock")

@@ -1,0 +1,48 @@
+// The built-in sensors, shared by the three stage files of the plugin: the sensor kinds (from
+// the MJCF element name in Model::sensor_type), the per-stage evaluators and small helpers.
+//
+// Each stage file evaluates the sensors that need its stage, with MuJoCo 2.2.2's semantics:
+//   position_sensors.cc:     magnetometer, rangefinder, jointpos, tendonpos, actuatorpos,
+//                            ballquat, jointlimitpos, tendonlimitpos, framepos, framequat,
+//                            frame[xyz]axis, subtreecom, clock
+//   velocity_sensors.cc:     velocimeter, gyro, jointvel, tendonvel, actuatorvel, ballangvel,
+//                            jointlimitvel, tendonlimitvel, framelinvel, frameangvel,
+//                            subtreelinvel, subtreeangmom
+//   acceleration_sensors.cc: touch, accelerometer, force, torque, actuatorfrc, jointlimitfrc,
+//                            tendonlimitfrc, framelinacc, frameangacc
+#pragma once
+
+#include <string>
+
+#include "gauss/constraint.h"
+#include "gauss/data.h"
+#include "gauss/model.h"
+
+namespace gauss::builtin_sensors {
+
+enum class Kind {
+  kTouch, kAccelerometer, kVelocimeter, kGyro, kForce, kTorque, kMagnetometer, kRangefinder,
+  kJointPos, kJointVel, kTendonPos, kTendonVel, kActuatorPos, kActuatorVel, kActuatorFrc,
+  kBallQuat, kBallAngVel,
+  kJointLimitPos, kJointLimitVel, kJointLimitFrc, kTendonLimitPos, kTendonLimitVel,
+  kTendonLimitFrc,
+  kFramePos, kFrameQuat, kFrameXAxis, kFrameYAxis, kFrameZAxis, kFrameLinVel, kFrameAngVel,
+  kFrameLinAcc, kFrameAngAcc,
+  kSubtreeCom, kSubtreeLinVel, kSubtreeAngMom,
+  kClock,
+  kUnsupported,  // user sensors and anything else: refused by Check
+};
+
+// The kind of a sensor type name ("jointpos" -> kJointPos); kUnsupported when unknown.
+Kind KindOf(const std::string& type);
+
+// (efc_type, efc_id of the limit rows) => the limit row of joint or tendon `id`, or -1 when the
+// limit is not active (no row): the limit sensors then read 0.
+int LimitRow(const Data& d, ConstraintType type, int id);
+
+// Stage evaluators: sensordata of sensors ids[0..n), all needing the given stage.
+void EvaluatePosition(const Model& m, Data& d, const int* ids, int n);
+void EvaluateVelocity(const Model& m, Data& d, const int* ids, int n);
+void EvaluateAcceleration(const Model& m, Data& d, const int* ids, int n);
+
+}  // namespace gauss::builtin_sensors
