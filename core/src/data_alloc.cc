@@ -93,6 +93,8 @@ std::size_t ScratchSize(const Model& m) {
 void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   ForEachArray(m, d, [](std::vector<double>& a, int n) { a.assign(std::max(n, 0), 0.0); });
   d.eq_active.assign(m.neq, 0);
+  d.actuator_moment_span.assign(2 * m.nu, 0);
+  for (int a = 0; a < m.nu; ++a) d.actuator_moment_span[2 * a + 1] = m.nv;  // all, until computed
   d.contact.assign(std::max(m.nconmax, 0), Contact());
   const int nj = std::max(m.njmax, 0);
   d.efc_type.assign(nj, 0);

@@ -17,7 +17,9 @@ void Kinematics(const Model& m, Data& d);
 // Each tree is expressed in a world-aligned frame at its root's subtree center of mass.
 void ComPosition(const Model& m, Data& d);
 
-// tendon.cc: qpos => (ten_length, ten_J) of fixed tendons (linear in joint positions).
+// tendon.cc: (qpos, site_xpos, geom_xpos, geom_xmat, cdof) => (ten_length, ten_J): fixed
+// tendons (linear in joint positions) and spatial tendons (site paths wrapping around spheres
+// and cylinders, with pulleys).
 void Tendons(const Model& m, Data& d);
 
 // inertia.cc: (cinert, cdof) => (crb, qM): composite rigid-body algorithm into tree-sparse M,
@@ -33,8 +35,8 @@ void ComVelocity(const Model& m, Data& d);
 // tendon.cc: (ten_J, qvel) => ten_velocity
 void TendonVelocity(const Model& m, Data& d);
 
-// passive.cc: (qpos, qvel, ten_length, ten_velocity) => qfrc_passive: joint and tendon springs
-// and dampers.
+// passive.cc: (qpos, qvel, ten_length, ten_velocity, cvel) => qfrc_passive: joint and tendon
+// springs and dampers, and the inertia-box fluid forces (opt.density, viscosity, wind).
 void PassiveForces(const Model& m, Data& d);
 
 // rne.cc: (cinert, cvel, cdof, cdof_dot, qvel [, qacc]) => result (nv): inverse dynamics by the
@@ -52,6 +54,16 @@ void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, doubl
 // either may be null. Rows are dense over all dofs.
 void PointJacobian(const Model& m, const Data& d, int body, const double* point, double* jacp,
                    double* jacr);
+
+// jacobian.cc: the dofs that move `body`, in increasing order (its own and its ancestors');
+// returns their number. `chain` needs room for nv.
+int BodyChain(const Model& m, int body, int* chain);
+// jacobian.cc: the sorted union of two increasing dof lists; returns its length.
+int MergeChains(const int* a, int na, const int* b, int nb, int* out);
+// jacobian.cc: PointJacobian restricted to the dofs in `chain` (n, increasing): jacp, jacr are
+// 3 x n (row-major); columns of dofs that do not move `body` are zero.
+void ChainJacobian(const Model& m, const Data& d, int body, const double* point, const int* chain,
+                   int n, double* jacp, double* jacr);
 
 // energy.cc: (xipos, qpos) => energy[0]; (qvel, qM) => energy[1]
 void PotentialEnergy(const Model& m, Data& d);

@@ -28,6 +28,17 @@ class ActuatorDynamics : public Plugin {
     (void)m; (void)ids; (void)n;
   }
 
+  // Whether ForceVelocityDerivative is implemented (implicit integrators need it).
+  virtual bool HasVelocityDerivative() const { return false; }
+
+  // dfdv[k] = d actuator_force[ids[k]] / d actuator_velocity[ids[k]] at the current state
+  // (before clamping to forcerange), for implicit integrators.
+  virtual void ForceVelocityDerivative(const Model& m, const Data& d, const int* ids, int n,
+                                       double* dfdv) const {
+    (void)m; (void)d; (void)ids;
+    for (int k = 0; k < n; ++k) dfdv[k] = 0;
+  }
+
   // Activation after one step of length h from act with derivative act_dot, for actuator id.
   // The default is explicit Euler; exact integrators (filterexact) override it.
   double NextActivation(const Model& m, const Data& d, int id, double act, double act_dot,

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "gauss/arena.h"
@@ -14,6 +15,9 @@
 #include "gauss/types.h"
 
 namespace gauss {
+
+// The value ResetData gives Data::sensor_noise_state.
+inline constexpr std::uint64_t kSensorNoiseSeed = 0x5EED5EED5EED5EEDull;
 
 struct Data {
   // ---------------------------------------------------------------- integration state
@@ -66,7 +70,11 @@ struct Data {
   // Rows ordered equality, friction loss, limit, contact; the first `nefc` are valid.
   std::vector<int> efc_type;           // (njmax) a ConstraintType value
   std::vector<int> efc_id;             // (njmax) equality / dof / tendon / joint / contact id
-  std::vector<double> efc_J;           // (njmax x nv) Jacobian, dense row-major
+  std::vector<double> efc_J;           // Jacobian: dense (njmax x nv, row-major), or the values
+                                       // of the sparse rows (see efc_J_rowadr) when sparse
+  std::vector<int> efc_J_rownnz;       // (njmax) sparse: nonzeros of each row
+  std::vector<int> efc_J_rowadr;       // (njmax) sparse: first value of each row in efc_J
+  std::vector<int> efc_J_colind;       // sparse: column of each value (increasing in a row)
   std::vector<double> efc_pos;         // (njmax) residual r(q) (contact: distance)
   std::vector<double> efc_margin;      // (njmax) limit margin / contact includemargin
   std::vector<double> efc_frictionloss;  // (njmax) friction-loss bound, 0 for other rows
@@ -90,6 +98,8 @@ struct Data {
   std::vector<double> actuator_length;    // (nu)
   std::vector<double> actuator_velocity;  // (nu)
   std::vector<double> actuator_moment;    // (nu x nv) moment arms
+  std::vector<int> actuator_moment_span;  // (nu x 2) columns [begin, end) of each row that may be
+                                          // nonzero (the rest is zero)
   std::vector<double> actuator_force;     // (nu)
   std::vector<double> qfrc_actuator;      // (nv)
   std::vector<double> qfrc_smooth;        // (nv) passive - bias + applied + actuator
@@ -99,6 +109,14 @@ struct Data {
   std::vector<double> cacc;               // (nbody x 6) com-based acceleration
   std::vector<double> cfrc_int;           // (nbody x 6) interaction force with the parent
   std::vector<double> cfrc_ext;           // (nbody x 6) external force
+
+  // ---------------------------------------------------------------- sensor support (on demand)
+  // Written by SubtreeVelocity (gauss/sensor_support.h) when a sensor needs them.
+  std::vector<double> subtree_linvel;     // (nbody x 3) linear velocity of each subtree's com
+  std::vector<double> subtree_angmom;     // (nbody x 3) angular momentum about each subtree's com
+  // State of the sensor-noise generator (splitmix64; see core/src/sensors.cc). ResetData sets it
+  // to kSensorNoiseSeed; assign another value after a reset to draw a different noise stream.
+  std::uint64_t sensor_noise_state = 0;
 
   // ---------------------------------------------------------------- diagnostics
   std::array<double, 2> energy{0, 0};  // potential, kinetic (when kEnableEnergy is set)

@@ -37,6 +37,10 @@ struct Model {
   int nM = 0;        // nonzeros of the tree-sparse inertia matrix (lower triangle)
   int nconmax = 0;   // contact buffer size (from <size nconmax>, or derived)
   int njmax = 0;     // constraint row buffer size (from <size njmax>, or derived)
+  int nmesh = 0;      // number of meshes
+  int nmeshvert = 0;  // vertices of all meshes
+  int nmeshface = 0;  // triangles of all meshes
+  int nmeshgraph = 0; // ints of all convex-hull graphs (mesh_graph)
 
   std::string name;         // <mujoco model="...">
   std::string source_file;  // path of the top-level MJCF file ("" when loaded from a string)
@@ -119,6 +123,18 @@ struct Model {
   std::vector<double> geom_rgba;        // (ngeom x 4)
   std::vector<std::string> geom_name;   // (ngeom)
 
+  // ---------------------------------------------------------------- meshes
+  // Vertices in the mesh frame (centre of mass, principal axes); hull layout in gauss/mesh.h.
+  std::vector<int> mesh_vertadr;        // (nmesh) first vertex in mesh_vert
+  std::vector<int> mesh_vertnum;        // (nmesh)
+  std::vector<int> mesh_faceadr;        // (nmesh) first triangle in mesh_face
+  std::vector<int> mesh_facenum;        // (nmesh)
+  std::vector<int> mesh_graphadr;       // (nmesh) first int of the convex hull in mesh_graph
+  std::vector<double> mesh_vert;        // (nmeshvert x 3)
+  std::vector<int> mesh_face;           // (nmeshface x 3) vertex indices within the mesh
+  std::vector<int> mesh_graph;          // (nmeshgraph) convex hulls, see gauss/mesh.h
+  std::vector<std::string> mesh_name;   // (nmesh)
+
   // ---------------------------------------------------------------- sites
   std::vector<int> site_type;           // (nsite) a GeomType value
   std::vector<int> site_bodyid;         // (nsite)
@@ -149,6 +165,8 @@ struct Model {
   std::vector<double> actuator_gear;         // (nu x 6)
   std::vector<double> actuator_cranklength;  // (nu)
   std::vector<double> actuator_lengthrange;  // (nu x 2)
+  std::vector<double> actuator_acc0;         // (nu) |M^-1 moment| at qpos0 (muscle force scale)
+  std::vector<double> actuator_length0;      // (nu) actuator length at qpos0
   std::vector<std::string> actuator_plugin;  // (nu) name of the ActuatorDynamics plugin
   std::vector<std::string> actuator_name;    // (nu)
 

@@ -1,0 +1,24 @@
+// Tendon helpers shared with tests (tendon.cc): the wrapping geometry of spatial tendons, which
+// wrap around spheres and cylinders (spec "Tendons").
+//
+// A spatial tendon segment site0 -> site1 that passes through a wrapping geom is replaced by
+// the shortest path around it: a straight segment to a tangent point, an arc (a helix for a
+// cylinder) on the surface, and a straight segment from the second tangent point. A side site
+// chooses the side of the obstacle the path goes around; a side site inside the obstacle makes
+// the path touch the surface at a single point instead (no arc).
+#pragma once
+
+#include "gauss/types.h"
+
+namespace gauss {
+
+// Path from x0 to x1 around a sphere or an infinite cylinder (its axis is the local z axis) of
+// the given radius, with the frame (pos, mat row-major). `side` (world position of the side
+// site) may be null. Returns the length of the part of the path on the surface and writes the
+// two tangent points (world, 2 x 3) to `points`; returns -1 (points untouched) when the straight
+// segment does not touch the obstacle, or when the geometry admits no wrap (an end point inside
+// the obstacle). With an inside side site both points coincide and the length is 0.
+double WrapPath(double points[6], const double x0[3], const double x1[3], const double pos[3],
+                const double mat[9], double radius, WrapType type, const double* side);
+
+}  // namespace gauss

@@ -1,0 +1,313 @@
+// Transmissions (actuation.cc): moment arms against finite differences of actuator_length for
+// every transmission with a meaningful length (hinge/slide joints, fixed and spatial tendons,
+// slider-crank, site with refsite); virtual power for the zero-length ones (site without
+// refsite, free joint, adhesion) and for the frames of jointinparent; control clamping and
+// force ranges.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "actuation.h"
+#include "data_alloc.h"
+#include "gauss/integrate.h"
+#include "gauss/math.h"
+#include "gauss/mjcf.h"
+#include "pipeline.h"
+#include "support/test_support.h"
+
+namespace gauss::test {
+namespace {
+
+using namespace math;
+
+class Transmissions : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    model_ = LoadModel(TestModel("actuation_zoo.xml"));
+    AllocateData(m(), d_);
+  }
+  const Model& m() const { return *model_; }
+
+  // Position stages up to the transmissions.
+  void Evaluate(Data& d) const {
+    Kinematics(m(), d);
+    ComPosition(m(), d);
+    Tendons(m(), d);
+    Transmission(m(), d);
+  }
+
+  void RandomPose(std::mt19937_64& gen, Data& d) const {
+    std::normal_distribution<double> nd(0, 1);
+    for (int j = 0; j < m().njnt; ++j) {
+      double* q = d.qpos.data() + m().jnt_qposadr[j];
+      switch (m().jnt_type[j]) {
+        case JointType::kFree:
+          for (int c = 0; c < 3; ++c) q[c] = m().qpos0[m().jnt_qposadr[j] + c] + 0.3 * nd(gen);
+          q += 3;
+          [[fallthrough]];
+        case JointType::kBall:
+          for (int c = 0; c < 4; ++c) q[c] = nd(gen);
+          NormalizeQuat(q);
+          break;
+        default:
+          q[0] = 0.4 * nd(gen);
+      }
+    }
+    for (int i = 0; i < m().nv; ++i) d.qvel[i] = nd(gen);
+  }
+
+  // A copy of d with positions moved along qvel for time h, re-evaluated.
+  Data Moved(const Data& d, double h) const {
+    Data out = d;
+    IntegratePosition(m(), out.qpos.data(), d.qvel.data(), h);
+    Evaluate(out);
+    return out;
+  }
+
+  // moment row of actuator a times qvel
+  double Power(const Data& d, int a) const {
+    double p = 0;
+    for (int i = 0; i < m().nv; ++i) p += d.actuator_moment[a * m().nv + i] * d.qvel[i];
+    return p;
+  }
+
+  std::shared_ptr<const Model> model_;
+  Data d_;
+};
+
+TEST_F(Transmissions, MomentIsTheGradientOfLength) {
+  // every actuator whose length is a function of q with gradient = moment (ball joints and
+  // rotational site gears use MuJoCo's fixed moment gear, exact only at the identity; refsite
+  // translations are checked below)
+  const std::vector<std::string> names = {"crank",         "fixed_tendon", "spatial_tendon",
+                                          "filter",        "integrator",   "muscle_tendon",
+                                          "muscle_joint",  "muscle_ball"};
+  std::mt19937_64 gen(21);
+  const double h = 1e-6;
+  double worst = 0;
+  for (int s = 0; s < 20; ++s) {
+    RandomPose(gen, d_);
+    Evaluate(d_);
+    const Data plus = Moved(d_, h), minus = Moved(d_, -h);
+    for (const std::string& name : names) {
+      const int a = m().ActuatorId(name);
+      ASSERT_GE(a, 0) << name;
+      const double fd = (plus.actuator_length[a] - minus.actuator_length[a]) / (2 * h);
+      const double analytic = Power(d_, a);
+      const double err = std::fabs(fd - analytic) / (1 + std::fabs(analytic));
+      worst = std::max(worst, err);
+      EXPECT_LE(err, 1e-6) << name << ", state " << s;
+    }
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3g", worst);
+  RecordProperty("max_moment_error", buf);
+}
+
+TEST_F(Transmissions, RefsiteMomentHoldsTheReferenceFrameFixed) {
+  // length = gear . R_ref' (x_site - x_ref); MuJoCo 2.2.2's moment (J_site - J_ref)' R_ref gear
+  // differentiates the position difference in the reference frame of the current instant,
+  // i.e. without the rotation of R_ref itself
+  const int a = m().ActuatorId("ref_translation");
+  const int site = m().SiteId("hand_tip"), ref = m().SiteId("fore_low");
+  const double* gear = m().actuator_gear.data() + 6 * a;
+  std::mt19937_64 gen(17);
+  const double h = 1e-6;
+  for (int s = 0; s < 20; ++s) {
+    RandomPose(gen, d_);
+    Evaluate(d_);
+    const double* rmat = d_.site_xmat.data() + 9 * ref;
+    double along[2];
+    for (int k = 0; k < 2; ++k) {
+      const Data moved = Moved(d_, k == 0 ? h : -h);
+      double dif[3], local[3];
+      Sub3(dif, moved.site_xpos.data() + 3 * site, moved.site_xpos.data() + 3 * ref);
+      MulMatTVec3(local, rmat, dif);
+      along[k] = Dot3(local, gear);
+    }
+    EXPECT_NEAR(Power(d_, a), (along[0] - along[1]) / (2 * h), 1e-7) << "state " << s;
+    double dif[3], local[3];
+    Sub3(dif, d_.site_xpos.data() + 3 * site, d_.site_xpos.data() + 3 * ref);
+    MulMatTVec3(local, rmat, dif);
+    EXPECT_NEAR(d_.actuator_length[a], Dot3(local, gear), 1e-15);
+  }
+}
+
+TEST_F(Transmissions, BallJointLengthIsTheRotationVectorAlongGear) {
+  const int a = m().ActuatorId("ball_joint");
+  const int j = m().JointId("shoulder");
+  const double* gear = m().actuator_gear.data() + 6 * a;
+  double* q = d_.qpos.data() + m().jnt_qposadr[j];
+  // a rotation by angle 0.8 about a unit axis: length = 0.8 axis . gear
+  const double axis[3] = {0.6, 0, 0.8};
+  AxisAngleToQuat(q, axis, 0.8);
+  Evaluate(d_);
+  EXPECT_NEAR(d_.actuator_length[a], 0.8 * Dot3(axis, gear), 1e-14);
+  // at the identity the moment (gear on the three dofs) is the gradient of the length
+  SetIdentityQuat(q);
+  std::fill(d_.qvel.begin(), d_.qvel.end(), 0.0);
+  const int dof = m().jnt_dofadr[j];
+  d_.qvel[dof] = 0.3;
+  d_.qvel[dof + 1] = -0.7;
+  d_.qvel[dof + 2] = 0.2;
+  Evaluate(d_);
+  const double h = 1e-6;
+  const double fd = (Moved(d_, h).actuator_length[a] - Moved(d_, -h).actuator_length[a]) / (2 * h);
+  EXPECT_NEAR(fd, Power(d_, a), 1e-9);
+}
+
+TEST_F(Transmissions, JointInParentGearIsInTheParentFrame) {
+  // the power of the parent-frame (ball) / world-frame (free) gear with the joint's angular
+  // velocity expressed in that frame equals moment . qvel
+  std::mt19937_64 gen(4);
+  RandomPose(gen, d_);
+  Evaluate(d_);
+  const int ball = m().JointId("shoulder"), free = m().JointId("free");
+  {
+    const int a = m().ActuatorId("ball_parent");
+    double w_parent[3];
+    RotVecQuat(w_parent, d_.qvel.data() + m().jnt_dofadr[ball],
+               d_.qpos.data() + m().jnt_qposadr[ball]);
+    EXPECT_NEAR(Power(d_, a), Dot3(m().actuator_gear.data() + 6 * a, w_parent), 1e-12);
+  }
+  {
+    const int a = m().ActuatorId("free_parent");
+    const int dof = m().jnt_dofadr[free];
+    const double* gear = m().actuator_gear.data() + 6 * a;
+    double w_world[3];
+    RotVecQuat(w_world, d_.qvel.data() + dof + 3, d_.qpos.data() + m().jnt_qposadr[free] + 3);
+    EXPECT_NEAR(Power(d_, a), Dot3(gear, d_.qvel.data() + dof) + Dot3(gear + 3, w_world), 1e-12);
+    EXPECT_EQ(d_.actuator_length[a], 0);
+  }
+}
+
+TEST_F(Transmissions, SiteWrenchActsInTheSiteFrame) {
+  // jet: power = gear . (site velocity, body angular velocity), both in the site frame
+  std::mt19937_64 gen(6);
+  RandomPose(gen, d_);
+  Evaluate(d_);
+  const int a = m().ActuatorId("jet");
+  const int site = m().SiteId("thruster");
+  const double h = 1e-6;
+  const Data plus = Moved(d_, h), minus = Moved(d_, -h);
+  double v[3], w[3], vloc[3], wloc[3];
+  for (int c = 0; c < 3; ++c) {
+    v[c] = (plus.site_xpos[3 * site + c] - minus.site_xpos[3 * site + c]) / (2 * h);
+  }
+  // angular velocity from the rotation derivative: skew(w) = dR/dt R'
+  const double* r = d_.site_xmat.data() + 9 * site;
+  double dr[9];
+  for (int k = 0; k < 9; ++k) {
+    dr[k] = (plus.site_xmat[9 * site + k] - minus.site_xmat[9 * site + k]) / (2 * h);
+  }
+  double skew[9];
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      skew[3 * i + j] = dr[3 * i] * r[3 * j] + dr[3 * i + 1] * r[3 * j + 1] + dr[3 * i + 2] * r[3 * j + 2];
+    }
+  }
+  w[0] = skew[7];
+  w[1] = skew[2];
+  w[2] = skew[3];
+  MulMatTVec3(vloc, r, v);
+  MulMatTVec3(wloc, r, w);
+  const double* gear = m().actuator_gear.data() + 6 * a;
+  EXPECT_NEAR(Power(d_, a), Dot3(gear, vloc) + Dot3(gear + 3, wloc), 1e-7);
+  EXPECT_EQ(d_.actuator_length[a], 0);
+}
+
+TEST_F(Transmissions, AdhesionPullsTheContactSurfacesTogether) {
+  // a body transmission on "hand" with two contacts against "free": the moment is minus the
+  // mean rate at which the contacts' material points separate along their normals
+  const std::string xml = R"(<mujoco><worldbody>
+      <body name="hand"><joint type="ball"/><geom name="g1" type="box" size=".1 .1 .1"/></body>
+      <body name="box" pos=".3 .1 0"><freejoint/><geom name="g2" type="box" size=".1 .1 .1"/></body>
+    </worldbody>
+    <actuator><adhesion body="hand" ctrlrange="0 1"/></actuator></mujoco>)";
+  const std::shared_ptr<const Model> model = LoadModelFromString(xml, "adhesion.xml");
+  const Model& m = *model;
+  Data d;
+  AllocateData(m, d);
+  std::mt19937_64 gen(9);
+  std::normal_distribution<double> nd(0, 1);
+  for (int i = 0; i < m.nv; ++i) d.qvel[i] = nd(gen);
+  Kinematics(m, d);
+  ComPosition(m, d);
+  const double pos[2][3] = {{0.1, 0.05, 0.02}, {0.1, -0.03, -0.05}};
+  const double normal[2][3] = {{1, 0, 0}, {0.8, 0.6, 0}};
+  d.ncon = 2;
+  for (int c = 0; c < 2; ++c) {
+    Contact& con = d.contact[c];
+    con = Contact();
+    con.geom1 = m.GeomId("g1");
+    con.geom2 = m.GeomId("g2");
+    con.exclude = c;  // one active contact, one in the margin-gap layer: both count
+    Copy3(con.pos, pos[c]);
+    Copy3(con.frame, normal[c]);
+  }
+  Transmission(m, d);
+  // separation rate of each contact: n . (velocity of the point on body 2 - on body 1)
+  const double h = 1e-6;
+  double rate = 0;
+  for (int c = 0; c < 2; ++c) {
+    double local[2][3];
+    const int bodies[2] = {m.BodyId("hand"), m.BodyId("box")};
+    for (int k = 0; k < 2; ++k) {
+      double dif[3];
+      Sub3(dif, pos[c], d.xpos.data() + 3 * bodies[k]);
+      MulMatTVec3(local[k], d.xmat.data() + 9 * bodies[k], dif);
+    }
+    double sep[2];
+    for (int sgn = 0; sgn < 2; ++sgn) {
+      Data moved = d;
+      IntegratePosition(m, moved.qpos.data(), d.qvel.data(), sgn == 0 ? h : -h);
+      Kinematics(m, moved);
+      double p[2][3];
+      for (int k = 0; k < 2; ++k) {
+        MulMatVec3(p[k], moved.xmat.data() + 9 * bodies[k], local[k]);
+        AddTo3(p[k], moved.xpos.data() + 3 * bodies[k]);
+      }
+      double dif[3];
+      Sub3(dif, p[1], p[0]);
+      sep[sgn] = Dot3(normal[c], dif);
+    }
+    rate += (sep[0] - sep[1]) / (2 * h);
+  }
+  double power = 0;
+  for (int i = 0; i < m.nv; ++i) power += d.actuator_moment[i] * d.qvel[i];
+  EXPECT_NEAR(power, -rate / 2, 1e-7);
+  EXPECT_EQ(d.actuator_length[0], 0);
+  // no contacts: no moment
+  d.ncon = 0;
+  Transmission(m, d);
+  for (int i = 0; i < m.nv; ++i) EXPECT_EQ(d.actuator_moment[i], 0);
+}
+
+TEST_F(Transmissions, ControlsAreClampedIntoACopyAndForcesToTheirRange) {
+  const int crank = m().ActuatorId("crank"), tendon = m().ActuatorId("fixed_tendon");
+  d_.ctrl[crank] = 5;
+  std::vector<double> clamped(m().nu);
+  ClampControls(m(), d_, clamped.data());
+  EXPECT_EQ(clamped[crank], 0.2);
+  EXPECT_EQ(d_.ctrl[crank], 5);
+  Model no_clamp = m();
+  no_clamp.opt.disableflags |= kDisableClampctrl;
+  ClampControls(no_clamp, d_, clamped.data());
+  EXPECT_EQ(clamped[crank], 5);
+
+  Evaluate(d_);
+  std::fill(d_.actuator_force.begin(), d_.actuator_force.end(), 0.0);
+  d_.actuator_force[tendon] = 3;
+  ActuatorToJointForces(m(), d_);
+  EXPECT_EQ(d_.actuator_force[tendon], 0.4);
+  for (int i = 0; i < m().nv; ++i) {
+    EXPECT_NEAR(d_.qfrc_actuator[i], 0.4 * d_.actuator_moment[tendon * m().nv + i], 1e-15);
+  }
+}
+
+}  // namespace
+}  // namespace gauss::test
