@@ -16,6 +16,8 @@
 //    and springref always are (angle="degree" is the default).
 //  - qpos0: hinge/slide ref, ball identity, free the body's position and orientation;
 //    qpos_spring: hinge/slide springref, otherwise qpos0.
+//  - Mesh geoms take their frame, size, bound and mass properties from their mesh
+//    (compile_mesh.cc); the mesh attribute on other types (fitting) is refused.
 //  - Planes are only allowed in static bodies (welded to the world). fromto works for capsule,
 //    cylinder, box and ellipsoid, overrides any orientation and may not be combined with pos;
 //    for boxes and ellipsoids size[1] = size[0] and size[2] is the half-length.
@@ -263,7 +265,10 @@ void CompileGeoms(CompileContext* c, int b) {
     const int id = m.ngeom++;
     c->geoms.push_back(&g);
     c->geom_names.Add(g.name, id, g.src, "geom");
-    if (g.type == GeomType::kMesh) throw Error(g.src.Where("type"), "not supported yet: mesh geom");
+    if (g.type != GeomType::kMesh && !g.mesh.empty()) {
+      throw Error(g.src.Where("mesh"), "not supported yet: fitting a primitive geom to a mesh "
+                                       "(the mesh attribute on a geom that is not type=\"mesh\")");
+    }
     if (g.type == GeomType::kHfield) {
       throw Error(g.src.Where("type"), "not supported yet: hfield geom");
     }
@@ -290,9 +295,16 @@ void CompileGeoms(CompileContext* c, int b) {
       throw Error(g.src.Where(g.has_mass ? "mass" : "density"),
                   "mass and density cannot be negative");
     }
-    const double mass = g.has_mass ? g.mass : g.density * GeomVolume(g.type, size);
-    double inertia[3];
-    GeomInertia(g.type, size, mass, inertia);
+    double mass = 0, inertia[3], rbound = 0;
+    int dataid = -1;
+    if (g.type == GeomType::kMesh) {
+      // the mesh's frame, size, bound and mass properties (compile_mesh.cc)
+      dataid = PlaceMeshGeom(*c, g, pos, quat, size, &rbound, &mass, inertia);
+    } else {
+      mass = g.has_mass ? g.mass : g.density * GeomVolume(g.type, size);
+      GeomInertia(g.type, size, mass, inertia);
+      rbound = GeomBoundingRadius(g.type, size);
+    }
     c->geom_mass.push_back(mass);
     c->geom_inertia.insert(c->geom_inertia.end(), inertia, inertia + 3);
 
@@ -301,14 +313,14 @@ void CompileGeoms(CompileContext* c, int b) {
     m.geom_conaffinity.push_back(g.conaffinity);
     m.geom_condim.push_back(g.condim);
     m.geom_bodyid.push_back(b);
-    m.geom_dataid.push_back(-1);
+    m.geom_dataid.push_back(dataid);
     m.geom_group.push_back(g.group);
     m.geom_priority.push_back(g.priority);
     m.geom_solmix.push_back(g.solmix);
     m.geom_solref.insert(m.geom_solref.end(), g.solref, g.solref + kNRef);
     m.geom_solimp.insert(m.geom_solimp.end(), g.solimp, g.solimp + kNImp);
     m.geom_size.insert(m.geom_size.end(), size, size + 3);
-    m.geom_rbound.push_back(GeomBoundingRadius(g.type, size));
+    m.geom_rbound.push_back(rbound);
     m.geom_pos.insert(m.geom_pos.end(), pos, pos + 3);
     m.geom_quat.insert(m.geom_quat.end(), quat, quat + 4);
     m.geom_friction.insert(m.geom_friction.end(), g.friction, g.friction + 3);

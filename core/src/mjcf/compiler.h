@@ -1,6 +1,7 @@
 // The MJCF compiler: from a ModelSpec to the flat, immutable Model.
 //
 // Stages (each in its own file):
+//   compile_mesh.cc     mesh assets: files, mass properties, principal frame, convex hulls
 //   compile_tree.cc     body order, frames (incl. coordinate="global"), joints, dofs, geoms,
 //                       sites, kinematic-tree bookkeeping, qpos0
 //   body_inertia.cc     mass properties of bodies (from <inertial> or from geoms)
@@ -35,6 +36,16 @@ class NameTable {
   std::map<std::string, int> ids_;
 };
 
+// Mass properties and frame of a compiled mesh (compile_mesh.cc), used by its geoms.
+struct MeshProps {
+  double pos[3] = {0, 0, 0};       // centre of mass in the mesh's reference frame
+  double quat[4] = {1, 0, 0, 0};   // principal axes in the reference frame
+  double volume = 0;               // volume that gives geom mass = density x volume
+  double inertia[3] = {0, 0, 0};   // principal moments per unit mass, decreasing
+  double size[3] = {0, 0, 0};      // largest |coordinate| of the vertices along each axis
+  double rbound = 0;               // |size|: bounding radius MuJoCo uses for mesh geoms
+};
+
 // Working state shared by the compile stages.
 struct CompileContext {
   ModelSpec* spec = nullptr;
@@ -46,6 +57,8 @@ struct CompileContext {
   std::vector<double> geom_mass;         // (ngeom)
   std::vector<double> geom_inertia;      // (ngeom x 3) principal moments in the geom frame
   std::vector<double> xpos, xquat;       // (nbody x 3 / 4) global body frames at qpos0
+  std::vector<MeshProps> meshes;         // (nmesh)
+  NameTable mesh_names;
   NameTable body_names, joint_names, geom_names, site_names, camera_names, light_names,
       tendon_names, actuator_names, material_names, texture_names, equality_names, pair_names,
       exclude_names, sensor_names, key_names, numeric_names;
@@ -55,6 +68,13 @@ struct CompileContext {
 void CompileModel(ModelSpec* spec, Model* m);
 
 // ---------------------------------------------------------------- stages
+// Meshes: files read, mass properties, vertices in the principal frame, convex hulls.
+// (spec meshes) => (mesh_*, nmesh*, c->meshes)
+void CompileMeshes(CompileContext* c);
+// Frame, size, bounding radius, mass and inertia of a mesh geom from its mesh; returns the
+// mesh id. (geom spec, placed pos/quat) => (pos, quat, size, rbound, mass, inertia)
+int PlaceMeshGeom(const CompileContext& c, const GeomSpec& g, double pos[3], double quat[4],
+                  double size[3], double* rbound, double* mass, double inertia[3]);
 // Body ids, frames, joints, dofs, geoms, sites, tree bookkeeping, qpos0 and qpos_spring.
 void CompileTree(CompileContext* c);
 // jnt_stiffness and dof_damping of joints with springdamper; needs dof_invweight0, so it

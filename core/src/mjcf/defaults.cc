@@ -12,14 +12,15 @@
 //    <default><default class="a"/><joint damping="3"/></default> gives class a damping 3.
 //  - An element uses its own class attribute if written, else the childclass of the nearest
 //    enclosing body that has one, else main. Naming an undefined class is an error.
-//  - <mesh>, <material>, <camera>, <light> defaults are visual: checked, not kept.
+//  - <mesh> defaults keep scale; <material>, <camera>, <light> defaults are visual: checked,
+//    not kept.
 //
 // Actuator shortcuts (measured against MuJoCo 2.2.2, where a default class holds a single
 // actuator template that every shortcut writes into):
 //  - motor:       gainprm[0] = 1; dyntype none, gaintype fixed, biastype none.
 //  - position:    kp (default: the template's gainprm[0]) -> gainprm[0] = kp,
-//                 biasprm[0..2] = (0, -kp, 0); biastype affine.
-//  - velocity:    kv (default: gainprm[0]) -> gainprm[0] = kv, biasprm[0..2] = (0, 0, -kv).
+//                 biasprm = (0, -kp, 0, 0, ...); biastype affine.
+//  - velocity:    kv (default: gainprm[0]) -> gainprm[0] = kv, biasprm = (0, 0, -kv, 0, ...).
 //  - intvelocity: as position, plus dyntype integrator and actlimited = true.
 //  - damper:      gainprm = (0, 0, -kv, 0, ...) with kv default 0; gaintype affine,
 //                 biastype none; ctrllimited = true.
@@ -76,8 +77,10 @@ void ReadTemplates(const XmlElement& section, int index, ModelSpec* spec) {
                c.name == "velocity" || c.name == "intvelocity" || c.name == "damper" ||
                c.name == "cylinder" || c.name == "muscle" || c.name == "adhesion") {
       ReadActuatorAttributes(c, &d.actuator);
+    } else if (c.name == "mesh") {
+      ReadNumbers(c, "scale", d.mesh_scale, 3);
     }
-    // mesh, material, camera, light: visual defaults, attribute names checked by the schema
+    // material, camera, light: visual defaults, attribute names checked by the schema
   }
 }
 
@@ -237,6 +240,7 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a) {
     a->biastype = BiasType::kNone;
   } else if (kind == "position" || kind == "intvelocity") {
     ReadNumber(e, "kp", &a->gainprm[0]);
+    std::fill(a->biasprm, a->biasprm + kNBias, 0.0);  // MuJoCo 2.2.2 clears all of biasprm
     a->biasprm[0] = 0;
     a->biasprm[1] = -a->gainprm[0];
     a->biasprm[2] = 0;
@@ -246,6 +250,7 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a) {
     if (kind == "intvelocity") a->actlimited = 1;
   } else if (kind == "velocity") {
     ReadNumber(e, "kv", &a->gainprm[0]);
+    std::fill(a->biasprm, a->biasprm + kNBias, 0.0);  // MuJoCo 2.2.2 clears all of biasprm
     a->biasprm[0] = 0;
     a->biasprm[1] = 0;
     a->biasprm[2] = -a->gainprm[0];

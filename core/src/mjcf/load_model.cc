@@ -73,6 +73,7 @@ void CompileModel(ModelSpec* spec, Model* m) {
     c.texture_names.Require(name, src, "texture", "texture");
   }
 
+  CompileMeshes(&c);
   CompileTree(&c);
   CompileBodyInertia(&c);
   CompileTendons(&c);

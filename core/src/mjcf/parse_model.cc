@@ -36,7 +36,7 @@ void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
   ReadBool(e, "fusestatic", &c->fusestatic);
   ReadLimited(e, "inertiafromgeom", &c->inertiafromgeom);
   ReadInts(e, "inertiagrouprange", c->inertiagrouprange, 2);
-  ReadBool(e, "exactmeshinertia", &flag);
+  ReadBool(e, "exactmeshinertia", &c->exactmeshinertia);
   for (const XmlElement& lr : e.children) {
     // lengthrange: options of the actuator length-range computation (lengthrange.h)
     LengthRangeOptions& o = c->lengthrange;
@@ -160,11 +160,57 @@ void ReadVisual(const XmlElement& e) {
   }
 }
 
-// (<asset>) => (material and texture names); meshes, hfields, skins refused
+// (<mesh>) => (spec.meshes): the file is read by the compiler (compile_mesh.cc)
+void ReadMesh(const XmlElement& c, ModelSpec* spec) {
+  MeshSpec mesh;
+  mesh.src = SourceOf(c);
+  const int cls = ElementClass(c, *spec, 0);
+  for (int k = 0; k < 3; ++k) mesh.scale[k] = spec->defaults[cls].mesh_scale[k];
+  ReadString(c, "name", &mesh.name);
+  ReadString(c, "file", &mesh.file);
+  ReadNumbers(c, "scale", mesh.scale, 3);
+  ReadNumbers(c, "refpos", mesh.refpos, 3);
+  ReadNumbers(c, "refquat", mesh.refquat, 4);
+  ReadNumberList(c, "vertex", &mesh.vertex);
+  std::vector<double> face, unused;
+  ReadNumberList(c, "face", &face);
+  for (double f : face) {
+    if (f != static_cast<int>(f) || f < 0) {
+      throw Error(c.Where("face"), "expected non-negative integer vertex indices");
+    }
+    mesh.face.push_back(static_cast<int>(f));
+  }
+  ReadNumberList(c, "normal", &unused);    // visual only
+  ReadNumberList(c, "texcoord", &unused);  // visual only
+  bool smooth = false;
+  ReadBool(c, "smoothnormal", &smooth);
+  if (mesh.file.empty() && mesh.vertex.empty()) {
+    throw Error(c.Where(), "a mesh needs a file or a vertex list");
+  }
+  if (!mesh.file.empty() && !mesh.vertex.empty()) {
+    throw Error(c.Where("vertex"), "a mesh takes its vertices from a file or from the vertex "
+                                   "attribute, not both");
+  }
+  if (mesh.vertex.size() % 3 != 0) {
+    throw Error(c.Where("vertex"), "the number of values must be a multiple of 3");
+  }
+  if (mesh.face.size() % 3 != 0) {
+    throw Error(c.Where("face"), "the number of values must be a multiple of 3");
+  }
+  if (mesh.name.empty()) {
+    if (mesh.file.empty()) throw Error(c.Where("name"), "an inline mesh needs a name");
+    mesh.name = std::filesystem::path(mesh.file).stem().string();  // MuJoCo's default name
+  }
+  spec->meshes.push_back(mesh);
+}
+
+// (<asset>) => (meshes, material and texture names); hfields and skins refused
 void ReadAsset(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
-    if (c.name == "mesh" || c.name == "hfield" || c.name == "skin") {
-      NotSupported(c, c.name + " asset");
+    if (c.name == "hfield" || c.name == "skin") NotSupported(c, c.name + " asset");
+    if (c.name == "mesh") {
+      ReadMesh(c, spec);
+      continue;
     }
     std::string name;
     ReadString(c, "name", &name);

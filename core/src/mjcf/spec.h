@@ -110,6 +110,18 @@ struct SiteSpec {
   double rgba[4] = {0.5, 0.5, 0.5, 1};
 };
 
+// <asset><mesh>: the geometry of mesh geoms, from a file or inline vertex/face lists.
+struct MeshSpec {
+  Source src;
+  std::string name;             // "" until resolved: the file's stem
+  std::string file;             // as written; "" for an inline mesh
+  double scale[3] = {1, 1, 1};  // from the default class, then the element
+  double refpos[3] = {0, 0, 0};
+  double refquat[4] = {1, 0, 0, 0};
+  std::vector<double> vertex;   // inline vertices (n x 3)
+  std::vector<int> face;        // inline triangles (m x 3); none: the convex hull's
+};
+
 // Cameras and lights are visual: only what other elements may refer to is kept.
 struct VisualObjectSpec {
   Source src;
@@ -267,6 +279,7 @@ struct CompilerSpec {
   bool discardvisual = false;
   std::string meshdir, texturedir;
   bool strippath = false;
+  bool exactmeshinertia = false;  // mesh mass properties: exact (true) or MuJoCo's legacy rule
   LengthRangeOptions lengthrange;  // <compiler><lengthrange> (used by SetLengthRanges)
 };
 
@@ -290,6 +303,7 @@ struct DefaultClass {
   TendonSpec tendon;
   EqualitySpec equality;
   PairSpec pair;
+  double mesh_scale[3] = {1, 1, 1};  // <default><mesh scale>
 };
 
 struct ModelSpec {
@@ -303,6 +317,7 @@ struct ModelSpec {
   std::vector<DefaultClass> defaults;  // [0] is "main"
   std::vector<std::pair<std::string, Source>> materials, textures;  // asset names
   std::vector<std::pair<std::string, Source>> material_textures;     // textures materials use
+  std::vector<MeshSpec> meshes;
   BodySpec world;
   std::vector<ActuatorSpec> actuators;
   std::vector<TendonSpec> tendons;

@@ -125,7 +125,13 @@ TEST(MjcfErrors, MissingModelFile) {
 }
 
 TEST(MjcfErrors, NotSupportedYetNamesTheFeature) {
-  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "", "not supported yet: mesh asset"});
+  ExpectLoadError("bad_hfield.xml",
+                  {"bad_hfield.xml", 3, "hfield", "", "not supported yet: hfield asset"});
+}
+
+TEST(MjcfErrors, MissingMeshFile) {
+  // the path is resolved from the model's folder: tests/models/mug.obj does not exist
+  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "could not be opened"});
 }
 
 TEST(MjcfErrors, MuscleLengthRangeThatCannotConverge) {

@@ -74,3 +74,58 @@ TEST(CollisionAllocation, NoHeapAllocationWithHundredsOfContacts) {
 
 }  // namespace
 }  // namespace gauss
+
+namespace gauss {
+namespace {
+
+// The `ccd` plugin (MPR through libccd, mesh hulls, multiccd) allocates nothing either: libccd
+// works on the stack and the geoms it sees are copied into locals.
+TEST(CollisionAllocation, CcdPluginWithMeshesAndMulticcd) {
+  const std::string xml = R"(
+<mujoco>
+  <compiler meshdir="meshes"/>
+  <option><flag multiccd="enable"/></option>
+  <asset><mesh name="box" file="box.stl"/><mesh name="oct" file="octagon.stl"/></asset>
+  <worldbody>
+    <geom type="plane" size="0 0 1"/>
+    <body><freejoint/><geom type="mesh" mesh="box"/></body>
+    <body><freejoint/><geom type="mesh" mesh="oct"/></body>
+    <body><freejoint/><geom type="cylinder" size="0.1 0.15"/></body>
+    <body><freejoint/><geom type="ellipsoid" size="0.1 0.15 0.2"/></body>
+    <body><freejoint/><geom type="box" size="0.1 0.15 0.2"/></body>
+    <body><freejoint/><geom type="capsule" size="0.05 0.15"/></body>
+  </worldbody>
+</mujoco>)";
+  auto model = LoadModelFromString(xml, test::TestModel("alloc_virtual.xml"));
+  Data d;
+  AllocateData(*model, d);
+  PluginRegistry registry;
+  auto primitive = registry.Create<Collider>(PluginKind::kCollider, "primitive");
+  auto ccd = registry.Create<Collider>(PluginKind::kCollider, "ccd");
+  CollisionTable table;
+  BuildCollisionTable({primitive.instance.get(), ccd.instance.get()}, table);
+
+  std::mt19937_64 gen(6);
+  std::normal_distribution<double> nd(0, 1);
+  long total = 0;
+  for (int s = 0; s < 50; ++s) {
+    // six bodies piled into a 0.3 m region above and in the floor
+    for (int b = 0; b < 6; ++b) {
+      double* q = d.qpos.data() + 7 * b;
+      for (int c = 0; c < 3; ++c) q[c] = 0.12 * nd(gen);
+      q[2] = std::fabs(q[2]);
+      for (int c = 3; c < 7; ++c) q[c] = nd(gen);
+      math::NormalizeQuat(q + 3);
+    }
+    Kinematics(*model, d);
+    const long before = g_allocations.load();
+    Collision(*model, d, table);
+    EXPECT_EQ(g_allocations.load() - before, 0) << "state " << s << ", " << d.ncon << " contacts";
+    total += d.ncon;
+  }
+  EXPECT_GT(total, 200) << "too few contacts to be a test";
+  RecordProperty("contacts", std::to_string(total));
+}
+
+}  // namespace
+}  // namespace gauss
