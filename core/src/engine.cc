@@ -25,6 +25,7 @@ Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginR
     : model_(std::make_shared<Model>(*model)), config_(config) {
   ApplyConfig(config_, model_->opt);
   plugins_ = std::make_unique<Plugins>(*model_, config_, registry);
+  plugins_->integrator.instance->CheckEngine(*this);
 }
 
 Engine::~Engine() = default;
@@ -224,6 +225,31 @@ void Engine::Advance(Data& d, const double* act_dot, const double* qacc,
 }
 
 // ---------------------------------------------------------------- plugins
+
+bool Engine::ActuatorForceVelocityDerivative(const Data& d, double* dfdv) const {
+  const Model& m = *model_;
+  for (int a = 0; a < m.nu; ++a) dfdv[a] = 0;
+  if (m.nu == 0 || m.opt.Disabled(kDisableActuation)) return true;
+  bool available = true;
+  for (const auto& group : plugins_->actuator_groups) {
+    if (!group.plugin->HasVelocityDerivative()) {
+      available = false;
+      continue;
+    }
+    for (std::size_t k = 0; k < group.ids.size(); ++k) {
+      double value = 0;
+      group.plugin->ForceVelocityDerivative(m, d, &group.ids[k], 1, &value);
+      dfdv[group.ids[k]] = value;
+    }
+  }
+  // a clamped force does not change with velocity
+  for (int a = 0; a < m.nu; ++a) {
+    if (!m.actuator_forcelimited[a]) continue;
+    const double f = d.actuator_force[a];
+    if (f <= m.actuator_forcerange[2 * a] || f >= m.actuator_forcerange[2 * a + 1]) dfdv[a] = 0;
+  }
+  return available;
+}
 
 const Integrator& Engine::integrator() const { return *plugins_->integrator.instance; }
 

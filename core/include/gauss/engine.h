@@ -86,6 +86,10 @@ class Engine {
   void Advance(Data& d, const double* act_dot, const double* qacc,
                const double* qvel_for_position) const;
 
+  // dfdv (nu) = d actuator_force / d actuator_velocity from each actuator's plugin, zero where
+  // the force is clamped to forcerange. False if some actuator plugin cannot provide it.
+  bool ActuatorForceVelocityDerivative(const Data& d, double* dfdv) const;
+
   void SetControlCallback(ControlCallback callback) { control_ = std::move(callback); }
 
   // The plugins this engine uses ("integrator euler 1.0.0 /path/libgauss_euler.so", ...).

@@ -20,6 +20,10 @@ class Integrator : public Plugin {
   // time) one timestep later.
   void Integrate(const Engine& engine, Data& d) const { DoIntegrate(engine, d); }
 
+  // Called once when an Engine is created with this integrator: throws gauss::Error if the
+  // engine's model or plugins cannot give what the integrator needs (e.g. velocity derivatives).
+  virtual void CheckEngine(const Engine& engine) const { (void)engine; }
+
  protected:
   virtual void DoIntegrate(const Engine& engine, Data& d) const = 0;
 };

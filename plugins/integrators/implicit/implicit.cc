@@ -1,0 +1,104 @@
+// `implicit` and `implicitfast`: implicit-in-velocity Euler (spec "Numerical integration",
+// "Integrators"):
+//   (M - h D) v' = (M - h D) v + h M a,   i.e.  v' = v + h (M - h D)^-1 (qfrc_smooth + qfrc_constraint)
+// with D the analytic derivative of the smooth forces with respect to velocity (constraint forces
+// excluded, as in the spec), restricted to the sparsity of M.
+//   implicit:     D includes the Coriolis/centrifugal derivative of RNE; it is not symmetric and
+//                 M - hD is factored by a leaves-first LU without fill.
+//   implicitfast: D without the RNE term, symmetrized (D + D')/2, factored by the L'DL of M.
+// Positions then follow the new velocity, activations integrate as in the other integrators.
+#include <string>
+
+#include "gauss/actuator.h"
+#include "gauss/derivative.h"
+#include "gauss/engine.h"
+#include "gauss/error.h"
+#include "gauss/integrator.h"
+#include "gauss/sparse_inertia.h"
+
+namespace gauss {
+namespace {
+
+class ImplicitIntegrator : public Integrator {
+ public:
+  explicit ImplicitIntegrator(bool fast) : fast_(fast) {}
+
+  std::size_t ScratchDoubles(const Model& m) const override {
+    // D (two nM arrays), M - hD, the right-hand side; the RNE derivative's tangents
+    return 4 * static_cast<std::size_t>(m.nM) + 4 * m.nv + 2 * m.nu + 20 * m.nbody + 64;
+  }
+
+  void CheckEngine(const Engine& engine) const override {
+    const Model& m = engine.model();
+    const std::string name = fast_ ? "implicitfast" : "implicit";
+    if (m.opt.density > 0 || m.opt.viscosity > 0) {
+      throw Error("integrator '" + name + "': not supported yet: velocity derivatives of fluid "
+                  "forces (option density/viscosity); use euler or rk4 for this model");
+    }
+    std::vector<double> probe(m.nu);
+    Data d = engine.MakeData();
+    if (!engine.ActuatorForceVelocityDerivative(d, probe.data())) {
+      throw Error("integrator '" + name + "' needs the velocity derivative of every actuator's "
+                  "force, and an actuator plugin of this model does not provide it");
+    }
+  }
+
+ protected:
+  // (qM, qfrc_smooth, qfrc_constraint, velocity-dependent forces) => (qpos, qvel, act, time)
+  void DoIntegrate(const Engine& engine, Data& d) const override {
+    const Model& m = engine.model();
+    const double h = m.opt.timestep;
+    ArenaScope scope(d.arena);
+    double* lower = d.arena.Doubles(m.nM);
+    double* upper = d.arena.Doubles(m.nM);
+    double* qacc = d.arena.Doubles(m.nv);
+    DerivativeTerms terms;
+    terms.rne = !fast_;
+    SmoothVelocityDerivative(engine, d, terms, lower, upper);
+
+    for (int i = 0; i < m.nv; ++i) qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i];
+    if (fast_) {
+      // M - h (D + D')/2: same storage and factorization as M
+      for (int i = 0; i < m.nv; ++i) {
+        const int adr = m.dof_Madr[i];
+        const int len = (i + 1 < m.nv ? m.dof_Madr[i + 1] : m.nM) - adr;
+        lower[adr] = d.qM[adr] - h * lower[adr];
+        for (int a = 1; a < len; ++a) {
+          lower[adr + a] = d.qM[adr + a] - h * 0.5 * (lower[adr + a] + upper[adr + a]);
+        }
+      }
+      double* diag_inv = upper;  // the upper triangle is no longer needed
+      FactorLTDL(m, lower, diag_inv);
+      SolveLTDL(m, lower, diag_inv, qacc);
+    } else {
+      // M - h D, both triangles (M is symmetric: M(j,i) = M(i,j))
+      for (int k = 0; k < m.nM; ++k) {
+        lower[k] = d.qM[k] - h * lower[k];
+        upper[k] = d.qM[k] - h * upper[k];
+      }
+      FactorTreeLU(m, lower, upper);
+      SolveTreeLU(m, lower, upper, qacc);
+    }
+    engine.Advance(d, d.act_dot.data(), qacc, nullptr);
+  }
+
+ private:
+  bool fast_;
+};
+
+class Implicit : public ImplicitIntegrator {
+ public:
+  Implicit() : ImplicitIntegrator(false) {}
+};
+class ImplicitFast : public ImplicitIntegrator {
+ public:
+  ImplicitFast() : ImplicitIntegrator(true) {}
+};
+
+}  // namespace
+}  // namespace gauss
+
+GAUSS_INTEGRATOR_PLUGIN(gauss::Implicit, implicit, "1.0.0",
+                        "implicit-in-velocity Euler with the full velocity derivative (incl. RNE), LU")
+GAUSS_INTEGRATOR_PLUGIN(gauss::ImplicitFast, implicitfast, "1.0.0",
+                        "implicit-in-velocity Euler, symmetrized derivative without RNE, L'DL")
