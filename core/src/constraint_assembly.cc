@@ -15,54 +15,64 @@ using namespace math;
 
 namespace {
 
+// Scratch for building rows: dof chains and compact Jacobians (nv-sized buffers).
+struct RowScratch {
+  int* chain1;
+  int* chain2;
+  int* cols;
+  double* jac;    // 6 x nv
+  double* rows;   // 6 x nv
+  double* edge;   // nv
+};
+
+// A dense row (tendon moment arms) compressed to its nonzeros.
+bool AddDenseRow(const Model& m, Data& d, const double* dense, double sign, double pos,
+                 double margin, double frictionloss, ConstraintType type, int id, RowScratch& s) {
+  int n = 0;
+  for (int k = 0; k < m.nv; ++k) {
+    if (dense[k] == 0) continue;
+    s.cols[n] = k;
+    s.edge[n++] = sign * dense[k];
+  }
+  return AddRow(m, d, s.cols, s.edge, n, pos, margin, frictionloss, type, id);
+}
+
 // Friction loss: one row per dof (a ball joint contributes 3, a free joint 6) and per tendon.
 // The Jacobian is the dof's unit vector (the tendon's moment arms); the residual is zero.
-void AddFrictionRows(const Model& m, Data& d, double* jac) {
+void AddFrictionRows(const Model& m, Data& d, RowScratch& s) {
+  const double one = 1;
   for (int i = 0; i < m.nv; ++i) {
     if (m.dof_frictionloss[i] <= 0) continue;
-    std::fill(jac, jac + m.nv, 0.0);
-    jac[i] = 1;
-    if (!AddRow(m, d, jac, 0, 0, m.dof_frictionloss[i], ConstraintType::kFrictionDof, i)) return;
+    if (!AddRow(m, d, &i, &one, 1, 0, 0, m.dof_frictionloss[i], ConstraintType::kFrictionDof, i)) {
+      return;
+    }
   }
   for (int t = 0; t < m.ntendon; ++t) {
     if (m.tendon_frictionloss[t] <= 0) continue;
-    if (!AddRow(m, d, d.ten_J.data() + t * m.nv, 0, 0, m.tendon_frictionloss[t],
-                ConstraintType::kFrictionTendon, t)) {
+    if (!AddDenseRow(m, d, d.ten_J.data() + t * m.nv, 1, 0, 0, m.tendon_frictionloss[t],
+                     ConstraintType::kFrictionTendon, t, s)) {
       return;
     }
   }
 }
 
-// A scalar limit: lower side r = q - lo with J = +dq/dx, upper side r = hi - q with J = -dq/dx;
-// each side is a row when r < margin.
-bool AddScalarLimit(const Model& m, Data& d, double value, const double* range, double margin,
-                    const double* grad, double* jac, ConstraintType type, int id) {
-  for (int side = -1; side <= 1; side += 2) {
-    const double dist = side * (range[(side + 1) / 2] - value);
-    if (dist >= margin) continue;
-    for (int i = 0; i < m.nv; ++i) jac[i] = -side * grad[i];
-    if (!AddRow(m, d, jac, dist, margin, 0, type, id)) return false;
-  }
-  return true;
-}
-
-// Limits of hinge/slide joints (both sides), ball joints (rotation angle below the larger
-// range value, along the current rotation axis) and tendons.
-void AddLimitRows(const Model& m, Data& d, double* jac, double* grad) {
+// Limits of hinge/slide joints and tendons (lower side r = q - lo with J = +dq/dx, upper side
+// r = hi - q with J = -dq/dx, each a row when r < margin) and ball joints (rotation angle below
+// the larger range value, along the current rotation axis).
+void AddLimitRows(const Model& m, Data& d, RowScratch& s) {
   for (int j = 0; j < m.njnt; ++j) {
     if (!m.jnt_limited[j]) continue;
     const double margin = m.jnt_margin[j];
     const int q = m.jnt_qposadr[j];
-    const int v = m.jnt_dofadr[j];
+    int v = m.jnt_dofadr[j];
     if (m.jnt_type[j] == JointType::kHinge || m.jnt_type[j] == JointType::kSlide) {
-      std::fill(grad, grad + m.nv, 0.0);
-      grad[v] = 1;
-      if (!AddScalarLimit(m, d, d.qpos[q], m.jnt_range.data() + 2 * j, margin, grad, jac,
-                          ConstraintType::kLimitJoint, j)) {
-        return;
+      for (int side = -1; side <= 1; side += 2) {
+        const double dist = side * (m.jnt_range[2 * j + (side + 1) / 2] - d.qpos[q]);
+        if (dist >= margin) continue;
+        const double grad = -side;
+        if (!AddRow(m, d, &v, &grad, 1, dist, margin, 0, ConstraintType::kLimitJoint, j)) return;
       }
     } else if (m.jnt_type[j] == JointType::kBall) {
-      // rotation vector of the joint quaternion: angle about a unit axis
       double quat[4], identity[4] = {1, 0, 0, 0}, axis[3];
       Copy4(quat, d.qpos.data() + q);
       NormalizeQuat(quat);
@@ -70,74 +80,81 @@ void AddLimitRows(const Model& m, Data& d, double* jac, double* grad) {
       const double angle = Normalize3(axis);
       const double dist = std::max(m.jnt_range[2 * j], m.jnt_range[2 * j + 1]) - angle;
       if (dist >= margin) continue;
-      std::fill(jac, jac + m.nv, 0.0);
-      for (int c = 0; c < 3; ++c) jac[v + c] = -axis[c];
-      if (!AddRow(m, d, jac, dist, margin, 0, ConstraintType::kLimitJoint, j)) return;
+      const int cols[3] = {v, v + 1, v + 2};
+      const double grad[3] = {-axis[0], -axis[1], -axis[2]};
+      if (!AddRow(m, d, cols, grad, 3, dist, margin, 0, ConstraintType::kLimitJoint, j)) return;
     }
   }
   for (int t = 0; t < m.ntendon; ++t) {
     if (!m.tendon_limited[t]) continue;
-    if (!AddScalarLimit(m, d, d.ten_length[t], m.tendon_range.data() + 2 * t, m.tendon_margin[t],
-                        d.ten_J.data() + t * m.nv, jac, ConstraintType::kLimitTendon, t)) {
-      return;
+    for (int side = -1; side <= 1; side += 2) {
+      const double dist = side * (m.tendon_range[2 * t + (side + 1) / 2] - d.ten_length[t]);
+      if (dist >= m.tendon_margin[t]) continue;
+      if (!AddDenseRow(m, d, d.ten_J.data() + t * m.nv, -side, dist, m.tendon_margin[t], 0,
+                       ConstraintType::kLimitTendon, t, s)) {
+        return;
+      }
     }
   }
 }
 
-// Contact Jacobian in the contact frame: rows = frame rows applied to the relative
-// translational velocity (normal and tangents) and, for condim 4 and 6, to the relative
-// angular velocity (spin about the normal, roll about the tangents). The relative motion is
-// geom2's minus geom1's, so that a positive normal velocity separates the geoms.
-void ContactJacobian(const Model& m, const Data& d, const Contact& c, double* rows, double* scratch) {
-  const int nv = m.nv;
-  double* jacp1 = scratch;
-  double* jacr1 = scratch + 3 * nv;
-  double* jacp2 = scratch + 6 * nv;
-  double* jacr2 = scratch + 9 * nv;
+// Contact Jacobian in the contact frame over the union of the two bodies' dof chains (n
+// columns, returned): rows = frame rows applied to the relative translational velocity (normal
+// and tangents) and, for condim 4 and 6, to the relative angular velocity (spin about the
+// normal, roll about the tangents). The relative motion is geom2's minus geom1's, so that a
+// positive normal velocity separates the geoms.
+int ContactJacobian(const Model& m, const Data& d, const Contact& c, RowScratch& s) {
+  const int b1 = m.geom_bodyid[c.geom1], b2 = m.geom_bodyid[c.geom2];
+  const int n1 = BodyChain(m, b1, s.chain1);
+  const int n2 = BodyChain(m, b2, s.chain2);
+  const int n = MergeChains(s.chain1, n1, s.chain2, n2, s.cols);
+  double* jacp1 = s.jac;
+  double* jacr1 = s.jac + 3 * n;
+  double* jacp2 = s.jac + 6 * n;
+  double* jacr2 = s.jac + 9 * n;
   const bool rotational = c.dim > 3;
-  PointJacobian(m, d, m.geom_bodyid[c.geom1], c.pos, jacp1, rotational ? jacr1 : nullptr);
-  PointJacobian(m, d, m.geom_bodyid[c.geom2], c.pos, jacp2, rotational ? jacr2 : nullptr);
+  ChainJacobian(m, d, b1, c.pos, s.cols, n, jacp1, rotational ? jacr1 : nullptr);
+  ChainJacobian(m, d, b2, c.pos, s.cols, n, jacp2, rotational ? jacr2 : nullptr);
   const int ntrans = c.dim > 1 ? 3 : 1;
-  for (int r = 0; r < ntrans; ++r) {
-    const double* axis = c.frame + 3 * r;
-    for (int i = 0; i < nv; ++i) {
-      rows[r * nv + i] = axis[0] * (jacp2[i] - jacp1[i]) + axis[1] * (jacp2[nv + i] - jacp1[nv + i]) +
-                         axis[2] * (jacp2[2 * nv + i] - jacp1[2 * nv + i]);
+  for (int r = 0; r < c.dim; ++r) {
+    const bool trans = r < ntrans;
+    const double* axis = c.frame + 3 * (trans ? r : r - 3);
+    const double* a = trans ? jacp1 : jacr1;
+    const double* b = trans ? jacp2 : jacr2;
+    for (int k = 0; k < n; ++k) {
+      s.rows[r * n + k] = axis[0] * (b[k] - a[k]) + axis[1] * (b[n + k] - a[n + k]) +
+                          axis[2] * (b[2 * n + k] - a[2 * n + k]);
     }
   }
-  for (int r = 3; r < c.dim; ++r) {
-    const double* axis = c.frame + 3 * (r - 3);
-    for (int i = 0; i < nv; ++i) {
-      rows[r * nv + i] = axis[0] * (jacr2[i] - jacr1[i]) + axis[1] * (jacr2[nv + i] - jacr1[nv + i]) +
-                         axis[2] * (jacr2[2 * nv + i] - jacr1[2 * nv + i]);
-    }
-  }
+  return n;
 }
 
 // Contacts: frictionless (condim 1) one row; pyramidal cone 2(condim-1) edge rows
 // J_n +- mu_k J_k; elliptic cone condim rows (normal, then the friction directions).
-void AddContactRows(const Model& m, Data& d, double* jac, double* rows, double* scratch) {
+void AddContactRows(const Model& m, Data& d, RowScratch& s) {
   const bool elliptic = m.opt.cone == Cone::kElliptic;
   for (int k = 0; k < d.ncon; ++k) {
     Contact& c = d.contact[k];
     c.efc_address = -1;
     if (c.exclude) continue;
-    ContactJacobian(m, d, c, rows, scratch);
+    const int n = ContactJacobian(m, d, c, s);
     const int first = d.nefc;
     bool ok = true;
     if (c.dim == 1) {
-      ok = AddRow(m, d, rows, c.dist, c.includemargin, 0, ConstraintType::kContactFrictionless, k);
+      ok = AddRow(m, d, s.cols, s.rows, n, c.dist, c.includemargin, 0,
+                  ConstraintType::kContactFrictionless, k);
     } else if (elliptic) {
       for (int r = 0; r < c.dim && ok; ++r) {
-        ok = AddRow(m, d, rows + r * m.nv, r == 0 ? c.dist : 0, r == 0 ? c.includemargin : 0, 0,
-                    ConstraintType::kContactElliptic, k);
+        ok = AddRow(m, d, s.cols, s.rows + r * n, n, r == 0 ? c.dist : 0,
+                    r == 0 ? c.includemargin : 0, 0, ConstraintType::kContactElliptic, k);
       }
     } else {
       for (int r = 1; r < c.dim && ok; ++r) {
         for (int sign = 1; sign >= -1 && ok; sign -= 2) {
           const double mu = sign * c.friction[r - 1];
-          for (int i = 0; i < m.nv; ++i) jac[i] = rows[i] + mu * rows[r * m.nv + i];
-          ok = AddRow(m, d, jac, c.dist, c.includemargin, 0, ConstraintType::kContactPyramidal, k);
+          for (int q = 0; q < n; ++q) s.edge[q] = s.rows[q] + mu * s.rows[r * n + q];
+          ok = AddRow(m, d, s.cols, s.edge, n, c.dist, c.includemargin, 0,
+                      ConstraintType::kContactPyramidal, k);
         }
       }
     }
@@ -173,8 +190,8 @@ int MaxRowNonzeros(const Model& m) {
   return std::min(bound, m.nv);
 }
 
-bool AddRow(const Model& m, Data& d, const double* jac, double pos, double margin,
-            double frictionloss, ConstraintType type, int id) {
+bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nnz, double pos,
+            double margin, double frictionloss, ConstraintType type, int id) {
   // rows whose Jacobian is zero at this configuration are kept, as MuJoCo 2.2.2 does (e.g. the
   // out-of-plane row of a connect closing a planar loop): their force is then determined by
   // the regularization alone
@@ -185,10 +202,7 @@ bool AddRow(const Model& m, Data& d, const double* jac, double pos, double margi
   }
   const int i = d.nefc;
   if (IsSparse(m)) {
-    // compress: the row's nonzero columns in increasing order
     const int adr = i == 0 ? 0 : d.efc_J_rowadr[i - 1] + d.efc_J_rownnz[i - 1];
-    int nnz = 0;
-    for (int k = 0; k < m.nv; ++k) nnz += jac[k] != 0;
     if (adr + nnz > static_cast<int>(d.efc_J_colind.size())) {
       ++d.warning_count[static_cast<int>(Warning::kConstraintFull)];
       d.warning_index[static_cast<int>(Warning::kConstraintFull)] = d.nefc;
@@ -196,14 +210,12 @@ bool AddRow(const Model& m, Data& d, const double* jac, double pos, double margi
     }
     d.efc_J_rowadr[i] = adr;
     d.efc_J_rownnz[i] = nnz;
-    int p = adr;
-    for (int k = 0; k < m.nv; ++k) {
-      if (jac[k] == 0) continue;
-      d.efc_J_colind[p] = k;
-      d.efc_J[p++] = jac[k];
-    }
+    std::copy(cols, cols + nnz, d.efc_J_colind.begin() + adr);
+    std::copy(vals, vals + nnz, d.efc_J.begin() + adr);
   } else {
-    std::copy(jac, jac + m.nv, d.efc_J.begin() + static_cast<long>(i) * m.nv);
+    double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
+    std::fill(row, row + m.nv, 0.0);
+    for (int k = 0; k < nnz; ++k) row[cols[k]] = vals[k];
   }
   ++d.nefc;
   d.efc_type[i] = static_cast<int>(type);
@@ -224,16 +236,19 @@ void MakeConstraints(const Model& m, Data& d) {
     return;
   }
   ArenaScope scope(d.arena);
-  double* jac = d.arena.Doubles(m.nv);
-  double* grad = d.arena.Doubles(m.nv);
-  double* rows = d.arena.Doubles(6 * m.nv);
-  double* scratch = d.arena.Doubles(12 * m.nv);
+  RowScratch s;
+  s.chain1 = d.arena.Ints(m.nv);
+  s.chain2 = d.arena.Ints(m.nv);
+  s.cols = d.arena.Ints(m.nv);
+  s.jac = d.arena.Doubles(12 * m.nv);
+  s.rows = d.arena.Doubles(6 * m.nv);
+  s.edge = d.arena.Doubles(m.nv);
 
   const int full_before = d.warning_count[static_cast<int>(Warning::kConstraintFull)];
   if (!o.Disabled(kDisableEquality)) AddEqualityRows(m, d);
-  if (!o.Disabled(kDisableFrictionloss)) AddFrictionRows(m, d, jac);
-  if (!o.Disabled(kDisableLimit)) AddLimitRows(m, d, jac, grad);
-  if (!o.Disabled(kDisableContact)) AddContactRows(m, d, jac, rows, scratch);
+  if (!o.Disabled(kDisableFrictionloss)) AddFrictionRows(m, d, s);
+  if (!o.Disabled(kDisableLimit)) AddLimitRows(m, d, s);
+  if (!o.Disabled(kDisableContact)) AddContactRows(m, d, s);
 
   if (d.warning_count[static_cast<int>(Warning::kConstraintFull)] != full_before) {
     // like MuJoCo: an incomplete problem is not solved at all

@@ -24,10 +24,11 @@ void ConstraintParameters(const Model& m, Data& d);
 // (efc_J, qvel, efc_KBIP, efc_pos, efc_margin) => (efc_vel, efc_aref)
 void ReferenceAcceleration(const Model& m, Data& d);
 
-// Appends one row: Jacobian `jac` (nv), residual, margin, friction loss, type and id.
-// Returns false (and adds nothing) when the row buffer is full.
-bool AddRow(const Model& m, Data& d, const double* jac, double pos, double margin,
-            double frictionloss, ConstraintType type, int id);
+// Appends one row: the Jacobian's nonzeros (columns `cols`, increasing, values `vals`), residual,
+// margin, friction loss, type and id. Returns false (and adds nothing) when the row buffer is
+// full.
+bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nnz, double pos,
+            double margin, double frictionloss, ConstraintType type, int id);
 
 // A view of the current problem (pointers into d), with M operations from `ops`.
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops);

@@ -5,7 +5,8 @@
 //   weld:    anchor in body2 frame (3), body2's anchor seen from body1 (relpose position, 3),
 //            relative orientation body1 -> body2 (relpose quaternion, 4), torquescale (1)
 //   joint / tendon: polynomial coefficients a0..a4 of y - y0 = poly(x - x0)
-// Residuals are "body1 minus body2"; their Jacobians are J(body1) - J(body2).
+// Residuals are "body1 minus body2"; their Jacobians are J(body1) - J(body2), computed over the
+// union of the two bodies' dof chains.
 #include <algorithm>
 
 #include "constraint_assembly.h"
@@ -18,41 +19,56 @@ using namespace math;
 
 namespace {
 
+// Buffers for one equality constraint's rows (nv-sized).
+struct EqualityScratch {
+  int* chain1;
+  int* chain2;
+  int* cols;
+  double* j1;    // 6 x nv
+  double* j2;    // 6 x nv
+  double* rows;  // 6 x nv
+  double* dense;  // nv
+  double* dense2; // nv
+};
+
 // World position of a point given in a body's frame.
 void BodyPoint(const Data& d, int body, const double* local, double* world) {
   MulMatVec3(world, d.xmat.data() + 9 * body, local);
   AddTo3(world, d.xpos.data() + 3 * body);
 }
 
-// jac (rows x nv) = J(body1 at p1) - J(body2 at p2) for translation (rows 0-2) and, when
-// `rotation`, rotation (rows 3-5).
-void JacobianDifference(const Model& m, const Data& d, int b1, const double* p1, int b2,
-                        const double* p2, bool rotation, double* jac, double* scratch) {
-  const int nv = m.nv;
-  double* j1 = scratch;
-  double* j2 = scratch + 6 * nv;
-  PointJacobian(m, d, b1, p1, j1, rotation ? j1 + 3 * nv : nullptr);
-  PointJacobian(m, d, b2, p2, j2, rotation ? j2 + 3 * nv : nullptr);
-  const int n = (rotation ? 6 : 3) * nv;
-  for (int i = 0; i < n; ++i) jac[i] = j1[i] - j2[i];
+// rows (3 or 6 x n) = J(b1 at p1) - J(b2 at p2) over the union chain s.cols; returns n.
+int JacobianDifference(const Model& m, const Data& d, int b1, const double* p1, int b2,
+                       const double* p2, bool rotation, EqualityScratch& s) {
+  const int n1 = BodyChain(m, b1, s.chain1);
+  const int n2 = BodyChain(m, b2, s.chain2);
+  const int n = MergeChains(s.chain1, n1, s.chain2, n2, s.cols);
+  ChainJacobian(m, d, b1, p1, s.cols, n, s.j1, rotation ? s.j1 + 3 * n : nullptr);
+  ChainJacobian(m, d, b2, p2, s.cols, n, s.j2, rotation ? s.j2 + 3 * n : nullptr);
+  const int total = (rotation ? 6 : 3) * n;
+  for (int k = 0; k < total; ++k) s.rows[k] = s.j1[k] - s.j2[k];
+  return n;
 }
 
-bool AddRows(const Model& m, Data& d, const double* jac, const double* pos, int n, int id) {
-  for (int r = 0; r < n; ++r) {
-    if (!AddRow(m, d, jac + r * m.nv, pos[r], 0, 0, ConstraintType::kEquality, id)) return false;
+bool AddRows(const Model& m, Data& d, const int* cols, const double* rows, int n,
+             const double* pos, int count, int id) {
+  for (int r = 0; r < count; ++r) {
+    if (!AddRow(m, d, cols, rows + r * n, n, pos[r], 0, 0, ConstraintType::kEquality, id)) {
+      return false;
+    }
   }
   return true;
 }
 
-// Scalar position and its Jacobian row of a joint (qpos - qpos0) or tendon (length - length0).
-double ScalarPosition(const Model& m, const Data& d, EqType type, int id, double* jac) {
-  std::fill(jac, jac + m.nv, 0.0);
+// Scalar position (dense gradient row) of a joint (qpos - qpos0) or tendon (length - length0).
+double ScalarPosition(const Model& m, const Data& d, EqType type, int id, double* grad) {
+  std::fill(grad, grad + m.nv, 0.0);
   if (type == EqType::kJoint) {
     const int q = m.jnt_qposadr[id];
-    jac[m.jnt_dofadr[id]] = 1;
+    grad[m.jnt_dofadr[id]] = 1;
     return d.qpos[q] - m.qpos0[q];
   }
-  std::copy(d.ten_J.begin() + id * m.nv, d.ten_J.begin() + (id + 1) * m.nv, jac);
+  std::copy(d.ten_J.begin() + id * m.nv, d.ten_J.begin() + (id + 1) * m.nv, grad);
   return d.ten_length[id] - m.tendon_length0[id];
 }
 
@@ -61,9 +77,15 @@ double ScalarPosition(const Model& m, const Data& d, EqType type, int id, double
 void AddEqualityRows(const Model& m, Data& d) {
   const int nv = m.nv;
   ArenaScope scope(d.arena);
-  double* jac = d.arena.Doubles(6 * nv);
-  double* scratch = d.arena.Doubles(12 * nv);
-  double* jac2 = d.arena.Doubles(nv);
+  EqualityScratch s;
+  s.chain1 = d.arena.Ints(nv);
+  s.chain2 = d.arena.Ints(nv);
+  s.cols = d.arena.Ints(nv);
+  s.j1 = d.arena.Doubles(6 * nv);
+  s.j2 = d.arena.Doubles(6 * nv);
+  s.rows = d.arena.Doubles(6 * nv);
+  s.dense = d.arena.Doubles(nv);
+  s.dense2 = d.arena.Doubles(nv);
 
   for (int e = 0; e < m.neq; ++e) {
     if (!d.eq_active[e]) continue;
@@ -78,8 +100,8 @@ void AddEqualityRows(const Model& m, Data& d) {
         BodyPoint(d, id1, data, p1);
         BodyPoint(d, b2, data + 3, p2);
         Sub3(pos, p1, p2);
-        JacobianDifference(m, d, id1, p1, b2, p2, false, jac, scratch);
-        if (!AddRows(m, d, jac, pos, 3, e)) return;
+        const int n = JacobianDifference(m, d, id1, p1, b2, p2, false, s);
+        if (!AddRows(m, d, s.cols, s.rows, n, pos, 3, e)) return;
         break;
       }
       case EqType::kWeld: {
@@ -88,7 +110,7 @@ void AddEqualityRows(const Model& m, Data& d) {
         BodyPoint(d, id1, data + 3, p1);
         BodyPoint(d, b2, data, p2);
         Sub3(pos, p1, p2);
-        JacobianDifference(m, d, id1, p1, b2, p2, true, jac, scratch);
+        const int n = JacobianDifference(m, d, id1, p1, b2, p2, true, s);
         // orientation residual: imaginary part of q2^-1 q1 relquat, i.e. sin(angle/2) axis;
         // torquescale scales only the Jacobian rows (MuJoCo 2.2.2, measured), i.e. the lever
         // of the constraint torque, not the residual
@@ -99,27 +121,35 @@ void AddEqualityRows(const Model& m, Data& d) {
         MulQuat(dif, q2inv, q1rel);
         for (int c = 0; c < 3; ++c) pos[3 + c] = dif[1 + c];
         // its rate: 1/2 Im(q2^-1 [0, w1 - w2] q1 relquat), one column per dof
-        for (int i = 0; i < nv; ++i) {
-          const double w[4] = {0, jac[3 * nv + i], jac[4 * nv + i], jac[5 * nv + i]};
+        double* rot = s.rows + 3 * n;
+        for (int k = 0; k < n; ++k) {
+          const double w[4] = {0, rot[k], rot[n + k], rot[2 * n + k]};
           double t[4], u[4];
           MulQuat(t, q2inv, w);
           MulQuat(u, t, q1rel);
-          for (int c = 0; c < 3; ++c) jac[(3 + c) * nv + i] = 0.5 * torquescale * u[1 + c];
+          for (int c = 0; c < 3; ++c) rot[c * n + k] = 0.5 * torquescale * u[1 + c];
         }
-        if (!AddRows(m, d, jac, pos, 6, e)) return;
+        if (!AddRows(m, d, s.cols, s.rows, n, pos, 6, e)) return;
         break;
       }
       case EqType::kJoint:
       case EqType::kTendon: {
         // y - y0 = a0 + a1 x + a2 x^2 + a3 x^3 + a4 x^4 with x = position of object 2
-        pos[0] = ScalarPosition(m, d, m.eq_type[e], id1, jac) - data[0];
+        pos[0] = ScalarPosition(m, d, m.eq_type[e], id1, s.dense) - data[0];
         if (id2 >= 0) {
-          const double x = ScalarPosition(m, d, m.eq_type[e], id2, jac2);
+          const double x = ScalarPosition(m, d, m.eq_type[e], id2, s.dense2);
           pos[0] -= x * (data[1] + x * (data[2] + x * (data[3] + x * data[4])));
           const double slope = data[1] + x * (2 * data[2] + x * (3 * data[3] + x * 4 * data[4]));
-          for (int i = 0; i < nv; ++i) jac[i] -= slope * jac2[i];
+          for (int i = 0; i < nv; ++i) s.dense[i] -= slope * s.dense2[i];
         }
-        if (!AddRows(m, d, jac, pos, 1, e)) return;
+        // the row's nonzeros (kept even if all zero, like every row)
+        int n = 0;
+        for (int i = 0; i < nv; ++i) {
+          if (s.dense[i] == 0) continue;
+          s.cols[n] = i;
+          s.rows[n++] = s.dense[i];
+        }
+        if (!AddRows(m, d, s.cols, s.rows, n, pos, 1, e)) return;
         break;
       }
       case EqType::kDistance:

@@ -1,4 +1,6 @@
 // Jacobians of points attached to bodies, and the projection of Cartesian forces on the dofs.
+#include <algorithm>
+
 #include "gauss/math.h"
 #include "pipeline.h"
 
@@ -15,6 +17,53 @@ int LastDof(const Model& m, int body) {
 }
 
 }  // namespace
+
+int BodyChain(const Model& m, int body, int* chain) {
+  int n = 0;
+  for (int i = LastDof(m, body); i >= 0; i = m.dof_parentid[i]) chain[n++] = i;
+  std::reverse(chain, chain + n);
+  return n;
+}
+
+int MergeChains(const int* a, int na, const int* b, int nb, int* out) {
+  int i = 0, j = 0, n = 0;
+  while (i < na || j < nb) {
+    if (j >= nb || (i < na && a[i] < b[j])) {
+      out[n++] = a[i++];
+    } else if (i >= na || b[j] < a[i]) {
+      out[n++] = b[j++];
+    } else {
+      out[n++] = a[i++];
+      ++j;
+    }
+  }
+  return n;
+}
+
+void ChainJacobian(const Model& m, const Data& d, int body, const double* point, const int* chain,
+                   int n, double* jacp, double* jacr) {
+  if (jacp) for (int k = 0; k < 3 * n; ++k) jacp[k] = 0;
+  if (jacr) for (int k = 0; k < 3 * n; ++k) jacr[k] = 0;
+  double offset[3];
+  Sub3(offset, point, d.subtree_com.data() + 3 * m.body_rootid[body]);
+  // walk the body's own dofs from the last one up; `chain` is increasing, so search backwards
+  int k = n - 1;
+  for (int i = LastDof(m, body); i >= 0; i = m.dof_parentid[i]) {
+    while (k >= 0 && chain[k] > i) --k;
+    if (k < 0) break;  // not in `chain`: the caller passed a chain without this body's dofs
+    if (chain[k] != i) continue;
+    const double* cdof = d.cdof.data() + 6 * i;
+    if (jacr) {
+      for (int r = 0; r < 3; ++r) jacr[r * n + k] = cdof[r];
+    }
+    if (jacp) {
+      double lin[3];
+      Cross3(lin, cdof, offset);
+      AddTo3(lin, cdof + 3);
+      for (int r = 0; r < 3; ++r) jacp[r * n + k] = lin[r];
+    }
+  }
+}
 
 // (cdof, subtree_com) => (jacp, jacr): column i is the velocity of the point (and the angular
 // velocity of the body) per unit velocity of dof i; zero for dofs that do not move the body.

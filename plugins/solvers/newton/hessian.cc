@@ -2,9 +2,10 @@
 //
 // Sparse form: columns are numbered in reverse dof order, so that a dof's descendants come
 // before it and the tree-structured M factors without fill; the constraint part adds, for every
-// row on a quadratic piece, D_i J_i' J_i, and for every elliptic contact on the cone surface its
-// dim x dim curvature block Hc, written as a sum of rank-one rows from the factorization of Hc.
-// Entries are listed column by column (duplicates are summed by the factorization).
+// row on a quadratic piece, D_i J_i' J_i, and for every elliptic contact on the cone surface
+// J_c' Hc J_c with Hc its curvature block; rows of one constraint share their columns and are
+// summed into one dense block first. Entries are listed column by column (duplicates are summed
+// by the factorization).
 #include "hessian.h"
 
 #include <algorithm>
@@ -58,12 +59,11 @@ void ConeCurvature(const ConstraintProblem& p, const Contact& c, const double* j
   }
 }
 
-// A row of the constraint part of H in sparse form: weight * u u'.
-struct RankOne {
-  double weight;
-  int nnz;
+// A dense block of the constraint part of H over n increasing columns (lower triangle used).
+struct Block {
+  int n;
   const int* cols;
-  const double* vals;
+  double* values;  // n x n, row-major
 };
 
 }  // namespace
@@ -97,65 +97,65 @@ bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, c
 bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, const int* state,
                                  Arena& arena) {
   const int nv = p.nv;
-  // 1. the constraint part as rank-one rows: quadratic rows directly, cone contacts through
-  //    Hc = L diag(d) L' (d >= 0): sum_m d_m (L_m' J_c)(L_m' J_c)'
-  RankOne* rows = reinterpret_cast<RankOne*>(arena.Doubles(
-      (sizeof(RankOne) * (p.nefc + 1) + sizeof(double) - 1) / sizeof(double)));
-  int nrows = 0;
-  for (int i = 0; i < p.nefc; ++i) {
-    if (state[i] != static_cast<int>(ConstraintState::kQuadratic)) continue;
-    rows[nrows++] = {p.D[i], p.J_rownnz[i], p.J_colind + p.J_rowadr[i], p.J_sparse + p.J_rowadr[i]};
-  }
-  int* mark = arena.Ints(nv);
-  int* slot = arena.Ints(nv);
-  int* union_cols = arena.Ints(nv);
-  std::fill(mark, mark + nv, -1);
-  for (int k = 0; k < p.ncon; ++k) {
-    const Contact& c = p.contact[k];
-    const int a = c.efc_address;
-    if (a < 0 || state[a] != static_cast<int>(ConstraintState::kCone)) continue;
-    double hc[kMaxDim * kMaxDim];
-    ConeCurvature(p, c, jar + a, hc);
-    // LDL' of the small PSD block (pivots below round-off are dropped)
-    double d[kMaxDim] = {};
-    for (int j = 0; j < c.dim; ++j) {
-      double dj = hc[j * c.dim + j];
-      for (int m = 0; m < j; ++m) dj -= hc[j * c.dim + m] * hc[j * c.dim + m] * d[m];
-      d[j] = dj > 1e-14 * std::fabs(hc[0]) ? dj : 0;
-      for (int i = j + 1; i < c.dim; ++i) {
-        double v = hc[i * c.dim + j];
-        for (int m = 0; m < j; ++m) v -= hc[i * c.dim + m] * hc[j * c.dim + m] * d[m];
-        hc[i * c.dim + j] = d[j] > 0 ? v / d[j] : 0;
-      }
-      hc[j * c.dim + j] = 1;
-    }
-    // pattern: union of the contact rows' columns
-    int n = 0;
-    for (int r = 0; r < c.dim; ++r) {
-      for (int q = p.J_rowadr[a + r]; q < p.J_rowadr[a + r] + p.J_rownnz[a + r]; ++q) {
-        const int col = p.J_colind[q];
-        if (mark[col] != k) {
-          mark[col] = k;
-          union_cols[n++] = col;
+  // 1. the constraint part as dense blocks over each constraint's columns: the rows of one
+  //    contact share their columns (the union of the two bodies' dof chains), so their terms
+  //    are summed into one n x n block before they enter the sparse matrix (a pyramidal contact
+  //    has 2(condim-1) rows: far fewer entries than row by row)
+  Block* blocks = reinterpret_cast<Block*>(arena.Doubles(
+      (sizeof(Block) * (p.nefc + 1) + sizeof(double) - 1) / sizeof(double)));
+  int nblocks = 0;
+  auto new_block = [&](int row) -> Block& {
+    Block& b = blocks[nblocks++];
+    b.n = p.J_rownnz[row];
+    b.cols = p.J_colind + p.J_rowadr[row];
+    b.values = arena.Doubles(static_cast<std::size_t>(b.n) * b.n);
+    std::fill(b.values, b.values + b.n * b.n, 0.0);
+    return b;
+  };
+  auto same_constraint = [&](int i, int j) {
+    return p.id[i] == p.id[j] && p.type[i] == p.type[j] && p.J_rownnz[i] == p.J_rownnz[j] &&
+           p.type[i] >= static_cast<int>(ConstraintType::kContactFrictionless);
+  };
+  for (int i = 0; i < p.nefc;) {
+    if (state[i] == static_cast<int>(ConstraintState::kCone)) {
+      // elliptic contact on the cone surface: J_c' Hc J_c with its rows' common columns
+      const Contact& c = p.contact[p.id[i]];
+      double hc[kMaxDim * kMaxDim];
+      ConeCurvature(p, c, jar + i, hc);
+      Block& b = new_block(i);
+      for (int r1 = 0; r1 < c.dim; ++r1) {
+        const double* u = p.J_sparse + p.J_rowadr[i + r1];
+        for (int r2 = 0; r2 < c.dim; ++r2) {
+          const double w = hc[r1 * c.dim + r2];
+          if (w == 0) continue;
+          const double* v = p.J_sparse + p.J_rowadr[i + r2];
+          for (int q = 0; q < b.n; ++q) {
+            for (int t = 0; t <= q; ++t) b.values[q * b.n + t] += w * u[q] * v[t];
+          }
         }
       }
+      i += c.dim;
+      continue;
     }
-    int* cols = arena.Ints(n);
-    std::copy(union_cols, union_cols + n, cols);
-    for (int q = 0; q < n; ++q) slot[cols[q]] = q;
-    for (int m = 0; m < c.dim; ++m) {
-      if (d[m] <= 0) continue;
-      double* vals = arena.Doubles(n);
-      std::fill(vals, vals + n, 0.0);
-      // row m of L' J_c: sum over contact rows r >= m of L(r, m) J_r
-      for (int r = m; r < c.dim; ++r) {
-        const double l = hc[r * c.dim + m];
-        for (int q = p.J_rowadr[a + r]; q < p.J_rowadr[a + r] + p.J_rownnz[a + r]; ++q) {
-          vals[slot[p.J_colind[q]]] += l * p.J_sparse[q];
+    if (state[i] != static_cast<int>(ConstraintState::kQuadratic)) {
+      ++i;
+      continue;
+    }
+    Block& b = new_block(i);
+    int j = i;
+    do {
+      if (state[j] == static_cast<int>(ConstraintState::kQuadratic)) {
+        const double* u = p.J_sparse + p.J_rowadr[j];
+        const double D = p.D[j];
+        for (int q = 0; q < b.n; ++q) {
+          const double du = D * u[q];
+          for (int t = 0; t <= q; ++t) b.values[q * b.n + t] += du * u[t];
         }
       }
-      rows[nrows++] = {d[m], n, cols, vals};
-    }
+      ++j;
+    } while (j < p.nefc && same_constraint(i, j) &&
+             state[j] != static_cast<int>(ConstraintState::kCone));
+    i = j;
   }
 
   // 2. count entries per column (reverse dof order: column of dof j is nv-1-j); an entry
@@ -165,13 +165,9 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
   for (int i = 0; i < nv; ++i) {
     for (int j = i; j >= 0; j = p.dof_parentid[j]) ++colptr[nv - 1 - j + 1];
   }
-  for (int r = 0; r < nrows; ++r) {
-    for (int q = 0; q < rows[r].nnz; ++q) {
-      for (int s = 0; s <= q; ++s) {
-        const int lo = std::min(rows[r].cols[q], rows[r].cols[s]);
-        ++colptr[nv - 1 - lo + 1];
-      }
-    }
+  for (int k = 0; k < nblocks; ++k) {
+    // block columns are increasing: the entry (q, t), t <= q, belongs to column cols[t]
+    for (int t = 0; t < blocks[k].n; ++t) colptr[nv - 1 - blocks[k].cols[t] + 1] += blocks[k].n - t;
   }
   for (int c = 0; c < nv; ++c) colptr[c + 1] += colptr[c];
   const int nnz = colptr[nv];
@@ -179,8 +175,7 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
   double* values = arena.Doubles(nnz);
   int* next = arena.Ints(nv);
   std::copy(colptr, colptr + nv, next);
-  auto add = [&](int a, int b, double v) {  // dofs a, b in natural order
-    const int hi = std::max(a, b), lo = std::min(a, b);
+  auto add = [&](int hi, int lo, double v) {  // dofs hi >= lo in natural order
     const int slot = next[nv - 1 - lo]++;
     rowind[slot] = nv - 1 - hi;
     values[slot] = v;
@@ -189,10 +184,10 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
     int adr = p.dof_Madr[i];
     for (int j = i; j >= 0; j = p.dof_parentid[j]) add(i, j, p.qM[adr++]);
   }
-  for (int r = 0; r < nrows; ++r) {
-    const RankOne& row = rows[r];
-    for (int q = 0; q < row.nnz; ++q) {
-      for (int s = 0; s <= q; ++s) add(row.cols[q], row.cols[s], row.weight * row.vals[q] * row.vals[s]);
+  for (int k = 0; k < nblocks; ++k) {
+    const Block& b = blocks[k];
+    for (int q = 0; q < b.n; ++q) {
+      for (int t = 0; t <= q; ++t) add(b.cols[q], b.cols[t], b.values[q * b.n + t]);
     }
   }
   return sparse_.Factor(nv, colptr, rowind, values, arena);
