@@ -1,0 +1,454 @@
+// Contact dynamics through the whole pipeline against MuJoCo 2.2.2: collision (primitive
+// colliders), contact constraint rows, the newton solver and the euler integrator together.
+//
+// Why: collision_test.cc checks the contact sets alone and constraint_test.cc the rows and the
+// solution without contacts; only here are contact rows (frictionless, pyramidal edges, elliptic
+// normal + friction rows) assembled from real contact sets and solved.
+//
+// 1. For MuJoCo's humanoid and the Gymnasium ant, half_cheetah, hopper, walker2d and humanoid,
+//    both friction cones, newton at tolerance 1e-12 (at most 1000 iterations) on both sides, at
+//    100 random states where many contacts occur (even states: bodies placed at random heights
+//    near or into the floor with random velocities; odd states: sampled by simulating MuJoCo
+//    from qpos0 with random initial velocities and random controls, so bodies lie, fall and
+//    bounce on the floor):
+//      ncon, the geom pair of every contact, nefc, efc_type, efc_id exactly;
+//      efc_J, efc_pos, efc_margin, efc_R, efc_D, efc_KBIP, efc_vel, efc_aref to 1e-10;
+//      qacc (and efc_force, qfrc_constraint) to 1e-6; both solvers converged.
+//    Relative error: max |a - b| / max(1, |b|), b = MuJoCo's value.
+// 2. 200-step euler trajectories of MuJoCo's humanoid dropped onto the floor (lowest point 5 mm
+//    above it, falling at 1 m/s, tumbling): contact dynamics are chaotic (a contact appearing
+//    one step earlier changes everything after it), so this asserts agreement to 1e-6 over the
+//    first 20 steps - which include the impact and several contacts - and reports the time at
+//    which qpos first differs by more than 1e-6.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "constraint_pair.h"
+
+namespace gauss::test {
+namespace {
+
+constexpr double kRowTolerance = 1e-10;   // assembled rows and their parameters
+constexpr double kSolveTolerance = 1e-6;  // qacc, efc_force, qfrc_constraint
+constexpr int kStates = 100;
+
+// The same model on both sides with contacts enabled and the same solver settings.
+struct ContactPair {
+  MjModelPtr mj;
+  MjDataPtr mjd;
+  MjDataPtr sim;  // MuJoCo data used to sample states by simulation
+  std::unique_ptr<Engine> engine;
+  Data d;
+
+  ContactPair(const std::string& path, const SolverSetup& s, const std::string& integrator) {
+    mj = LoadMujoco(path);
+    if (!mj) return;
+    mj->opt.solver = MujocoSolver(s.solver);
+    mj->opt.tolerance = s.tolerance;
+    mj->opt.iterations = s.iterations;
+    mj->opt.cone = s.cone == Cone::kElliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
+    mj->opt.jacobian = mjJAC_DENSE;
+    if (!integrator.empty()) mj->opt.integrator = integrator == "rk4" ? mjINT_RK4 : mjINT_EULER;
+    mjd = MakeMujocoData(mj.get());
+    sim = MakeMujocoData(mj.get());
+    Config config;
+    config.solver = s.solver;
+    config.tolerance = s.tolerance;
+    config.iterations = s.iterations;
+    config.cone = s.cone;
+    config.jacobian = s.jacobian;
+    if (!integrator.empty()) config.integrator = integrator;
+    engine = std::make_unique<Engine>(LoadModel(path), config);
+    d = engine->MakeData();
+  }
+
+  // MuJoCo's inputs of forward dynamics into Gauss (warmstart included); call before mj_forward.
+  void CopyInputs() {
+    const mjModel* m = mj.get();
+    d.time = mjd->time;
+    std::copy_n(mjd->qpos, m->nq, d.qpos.begin());
+    std::copy_n(mjd->qvel, m->nv, d.qvel.begin());
+    std::copy_n(mjd->act, m->na, d.act.begin());
+    std::copy_n(mjd->ctrl, m->nu, d.ctrl.begin());
+    std::copy_n(mjd->qfrc_applied, m->nv, d.qfrc_applied.begin());
+    std::copy_n(mjd->xfrc_applied, 6 * m->nbody, d.xfrc_applied.begin());
+    std::copy_n(mjd->qacc_warmstart, m->nv, d.qacc_warmstart.begin());
+  }
+};
+
+// Random controls within their ranges.
+void RandomControls(const mjModel* m, mjData* d, std::mt19937_64& gen) {
+  std::normal_distribution<double> nd(0, 1);
+  std::uniform_real_distribution<double> ud(0, 1);
+  for (int i = 0; i < m->nu; ++i) {
+    const double* r = m->actuator_ctrlrange + 2 * i;
+    d->ctrl[i] = m->actuator_ctrllimited[i] ? r[0] + (r[1] - r[0]) * ud(gen) : nd(gen);
+  }
+}
+
+// Placed state: free joints at random horizontal offsets, heights between -0.1 and 1.5 times
+// the initial one (so that many geoms touch or penetrate the floor) and random orientations;
+// vertical root slides of the planar models dropped by up to 1.5; other joints uniform in their
+// range when limited, else around qpos0; qvel N(0,1); random controls.
+void PlacedState(const mjModel* m, mjData* d, std::mt19937_64& gen) {
+  std::normal_distribution<double> nd(0, 1);
+  std::uniform_real_distribution<double> ud(0, 1);
+  mj_resetData(m, d);
+  for (int j = 0; j < m->njnt; ++j) {
+    double* q = d->qpos + m->jnt_qposadr[j];
+    const double* range = m->jnt_range + 2 * j;
+    switch (m->jnt_type[j]) {
+      case mjJNT_FREE:
+        q[0] += 0.3 * nd(gen);
+        q[1] += 0.3 * nd(gen);
+        q[2] = m->qpos0[m->jnt_qposadr[j] + 2] * (1.5 * ud(gen)) - 0.1;
+        q += 3;
+        [[fallthrough]];
+      case mjJNT_BALL:
+        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
+        mju_normalize4(q);
+        break;
+      case mjJNT_SLIDE:
+        if (!m->jnt_limited[j] && std::fabs(m->jnt_axis[3 * j + 2]) > 0.9) {
+          q[0] = -1.5 * ud(gen) + 0.2;  // planar root: drop it onto the floor
+          break;
+        }
+        [[fallthrough]];
+      default:
+        q[0] = m->jnt_limited[j] ? range[0] + (range[1] - range[0]) * ud(gen)
+                                 : q[0] + 0.5 * nd(gen);
+    }
+  }
+  for (int i = 0; i < m->nv; ++i) d->qvel[i] = nd(gen);
+  RandomControls(m, d, gen);
+}
+
+int WarningTotal(const mjData* d) {
+  int n = 0;
+  for (int w = 0; w < mjNWARNING; ++w) n += d->warning[w].number;
+  return n;
+}
+
+// Simulated state: MuJoCo (with the pair's options) from qpos0 with qvel 0.5 N(0,1), stepped a
+// random 20..400 steps under random controls redrawn every step; the sample is redrawn when
+// MuJoCo warned (divergence, full buffers). The state, time and warmstart are copied into `d`.
+void SimulatedState(const mjModel* m, mjData* sim, mjData* d, std::mt19937_64& gen) {
+  std::normal_distribution<double> nd(0, 1);
+  std::uniform_int_distribution<int> steps(20, 400);
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    mj_resetData(m, sim);
+    for (int i = 0; i < m->nv; ++i) sim->qvel[i] = 0.5 * nd(gen);
+    const int n = steps(gen);
+    for (int k = 0; k < n; ++k) {
+      RandomControls(m, sim, gen);
+      mj_step(m, sim);
+    }
+    if (WarningTotal(sim) == 0) break;
+  }
+  mj_resetData(m, d);
+  d->time = sim->time;
+  std::copy_n(sim->qpos, m->nq, d->qpos);
+  std::copy_n(sim->qvel, m->nv, d->qvel);
+  std::copy_n(sim->act, m->na, d->act);
+  std::copy_n(sim->ctrl, m->nu, d->ctrl);
+  std::copy_n(sim->qacc_warmstart, m->nv, d->qacc_warmstart);
+}
+
+// Row i of Gauss's Jacobian as a dense vector (dense or CSR storage).
+std::vector<double> GaussJacobianRow(const Model& m, const Data& d, int i) {
+  std::vector<double> row(m.nv, 0.0);
+  if (!d.efc_J_rownnz.empty()) {
+    for (int p = d.efc_J_rowadr[i]; p < d.efc_J_rowadr[i] + d.efc_J_rownnz[i]; ++p) {
+      row[d.efc_J_colind[p]] = d.efc_J[p];
+    }
+  } else {
+    std::copy_n(d.efc_J.begin() + static_cast<long>(i) * m.nv, m.nv, row.begin());
+  }
+  return row;
+}
+
+// Index of the largest relative error.
+int WorstIndex(const double* a, const double* b, int n) {
+  int worst = 0;
+  double value = -1;
+  for (int i = 0; i < n; ++i) {
+    const double e = std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i]));
+    if (e > value) {
+      value = e;
+      worst = i;
+    }
+  }
+  return worst;
+}
+
+std::string ContactList(const Data& d, const mjData* md) {
+  std::ostringstream out;
+  for (int i = 0; i < std::max(d.ncon, md->ncon); ++i) {
+    out << "\n  #" << i;
+    if (i < d.ncon) {
+      out << " gauss " << d.contact[i].geom1 << "-" << d.contact[i].geom2 << " dist "
+          << d.contact[i].dist;
+    }
+    if (i < md->ncon) {
+      out << " | mujoco " << md->contact[i].geom1 << "-" << md->contact[i].geom2 << " dist "
+          << md->contact[i].dist;
+    }
+  }
+  return out.str();
+}
+
+struct Worst {
+  std::map<std::string, double> error;
+  void Update(const std::string& name, double value) { error[name] = std::max(error[name], value); }
+};
+
+// Contacts, rows and parameters; false (after reporting) at the first mismatch.
+bool CompareRows(const ContactPair& p, int s, Worst& worst) {
+  const mjModel* m = p.mj.get();
+  const mjData* md = p.mjd.get();
+  const Data& d = p.d;
+  EXPECT_EQ(d.ncon, md->ncon) << "state " << s << ContactList(d, md);
+  if (d.ncon != md->ncon) return false;
+  for (int k = 0; k < d.ncon; ++k) {
+    const bool same = d.contact[k].geom1 == md->contact[k].geom1 &&
+                      d.contact[k].geom2 == md->contact[k].geom2 &&
+                      d.contact[k].dim == md->contact[k].dim;
+    EXPECT_TRUE(same) << "state " << s << " contact " << k << ContactList(d, md);
+    if (!same) return false;
+  }
+  const int n = md->nefc;
+  EXPECT_EQ(d.nefc, n) << "state " << s;
+  EXPECT_EQ(d.ne, md->ne) << "state " << s;
+  EXPECT_EQ(d.nf, md->nf) << "state " << s;
+  if (d.nefc != n || d.ne != md->ne || d.nf != md->nf) return false;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(d.efc_type[i], md->efc_type[i]) << "state " << s << " row " << i;
+    EXPECT_EQ(d.efc_id[i], md->efc_id[i]) << "state " << s << " row " << i;
+    if (d.efc_type[i] != md->efc_type[i] || d.efc_id[i] != md->efc_id[i]) return false;
+  }
+  const std::vector<std::tuple<const char*, const double*, const double*, int>> fields = {
+      {"efc_pos", d.efc_pos.data(), md->efc_pos, n},
+      {"efc_margin", d.efc_margin.data(), md->efc_margin, n},
+      {"efc_R", d.efc_R.data(), md->efc_R, n},
+      {"efc_D", d.efc_D.data(), md->efc_D, n},
+      {"efc_KBIP", d.efc_KBIP.data(), md->efc_KBIP, 4 * n},
+      {"efc_vel", d.efc_vel.data(), md->efc_vel, n},
+      {"efc_aref", d.efc_aref.data(), md->efc_aref, n}};
+  bool ok = true;
+  for (const auto& [name, a, b, count] : fields) {
+    const double err = MaxRelError(a, b, count);
+    worst.Update(name, err);
+    const int k = WorstIndex(a, b, count);
+    EXPECT_LE(err, kRowTolerance) << name << ", state " << s << ", element " << k << " (row type "
+                                  << (count == n ? md->efc_type[k] : md->efc_type[k / 4])
+                                  << "): gauss " << (count ? a[k] : 0) << " mujoco "
+                                  << (count ? b[k] : 0);
+    ok = ok && err <= kRowTolerance;
+  }
+  double jerr = 0;
+  int jrow = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::vector<double> row = GaussJacobianRow(p.engine->model(), d, i);
+    const double e = MaxRelError(row.data(), md->efc_J + static_cast<long>(i) * m->nv, m->nv);
+    if (e > jerr) {
+      jerr = e;
+      jrow = i;
+    }
+  }
+  worst.Update("efc_J", jerr);
+  EXPECT_LE(jerr, kRowTolerance) << "efc_J, state " << s << " row " << jrow << " (type "
+                                 << md->efc_type[jrow] << ")";
+  return ok && jerr <= kRowTolerance;
+}
+
+bool CompareSolution(const ContactPair& p, int s, int iterations, Worst& worst) {
+  const mjModel* m = p.mj.get();
+  const mjData* md = p.mjd.get();
+  const Data& d = p.d;
+  const double qacc = MaxRelError(d.qacc.data(), md->qacc, m->nv);
+  const double force = MaxRelError(d.efc_force.data(), md->efc_force, md->nefc);
+  const double qfrc = MaxRelError(d.qfrc_constraint.data(), md->qfrc_constraint, m->nv);
+  worst.Update("qacc", qacc);
+  worst.Update("efc_force", force);
+  worst.Update("qfrc_constraint", qfrc);
+  EXPECT_LE(qacc, kSolveTolerance) << "qacc, state " << s << " (ncon " << md->ncon << ")";
+  EXPECT_LE(force, kSolveTolerance) << "efc_force, state " << s;
+  EXPECT_LE(qfrc, kSolveTolerance) << "qfrc_constraint, state " << s;
+  EXPECT_LT(d.solver_iter, iterations) << "Gauss newton did not converge, state " << s;
+  EXPECT_LT(md->solver_iter, iterations) << "MuJoCo newton did not converge, state " << s;
+  return qacc <= kSolveTolerance && force <= kSolveTolerance && qfrc <= kSolveTolerance;
+}
+
+// The models whose contacts the primitive colliders handle completely: the pile adds box-box,
+// box-capsule, box-sphere contacts and condim 4 and 6 (torsional and rolling friction rows).
+std::vector<std::string> ContactModels() {
+  return {TestModel("contact_pile.xml"), MujocoSampleModel("humanoid/humanoid.xml"),
+          SharedModel("gymnasium/ant.xml"), SharedModel("gymnasium/half_cheetah.xml"),
+          SharedModel("gymnasium/hopper.xml"), SharedModel("gymnasium/walker2d.xml"),
+          SharedModel("gymnasium/humanoid.xml")};
+}
+
+// ---------------------------------------------------------------- forward at random states
+
+class ContactForward : public ::testing::TestWithParam<std::tuple<std::string, Cone>> {};
+
+TEST_P(ContactForward, RowsAndNewtonSolutionMatchMujocoAt100States) {
+  const auto& [path, cone] = GetParam();
+  SolverSetup setup;
+  setup.cone = cone;
+  ContactPair p(path, setup, "");
+  ASSERT_TRUE(p.mj);
+  std::mt19937_64 gen(4242);
+  Worst worst;
+  int contacts = 0, contact_rows = 0, states_with_contacts = 0, max_ncon = 0;
+  int iter_gauss = 0, iter_mujoco = 0;
+  std::map<int, int> condims;
+  for (int s = 0; s < kStates; ++s) {
+    if (s % 2 == 0) {
+      PlacedState(p.mj.get(), p.mjd.get(), gen);
+    } else {
+      SimulatedState(p.mj.get(), p.sim.get(), p.mjd.get(), gen);
+    }
+    p.CopyInputs();  // before mj_forward, which overwrites qacc_warmstart
+    mj_forward(p.mj.get(), p.mjd.get());
+    p.engine->Forward(p.d);
+    ASSERT_TRUE(CompareRows(p, s, worst)) << path;
+    ASSERT_TRUE(CompareSolution(p, s, setup.iterations, worst)) << path;
+    contacts += p.d.ncon;
+    max_ncon = std::max(max_ncon, p.d.ncon);
+    states_with_contacts += p.d.ncon > 0;
+    for (int k = 0; k < p.d.ncon; ++k) ++condims[p.d.contact[k].dim];
+    for (int i = 0; i < p.d.nefc; ++i) contact_rows += p.d.efc_type[i] >= 5;
+    iter_gauss = std::max(iter_gauss, p.d.solver_iter);
+    iter_mujoco = std::max(iter_mujoco, p.mjd->solver_iter);
+  }
+  // the test must have exercised contacts: most states have some, and many in total
+  EXPECT_GE(states_with_contacts, kStates / 2) << path;
+  EXPECT_GE(contacts, 2 * kStates) << path;
+  std::string dims;
+  for (const auto& [dim, count] : condims) {
+    dims += std::to_string(dim) + ":" + std::to_string(count) + " ";
+  }
+  std::printf("[ measured ] %s %s contacts=%d (max %d, %d states with contacts, condim %s) "
+              "contact rows=%d newton iterations max gauss=%d mujoco=%d",
+              ModelTestName(path).c_str(), cone == Cone::kElliptic ? "elliptic" : "pyramidal",
+              contacts, max_ncon, states_with_contacts, dims.c_str(), contact_rows, iter_gauss,
+              iter_mujoco);
+  for (const auto& [name, err] : worst.error) {
+    std::printf(" %s=%.1e", name.c_str(), err);
+    RecordProperty("max_rel_" + name, std::to_string(err));
+  }
+  std::printf("\n");
+  RecordProperty("contacts", contacts);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, ContactForward,
+    ::testing::Combine(::testing::ValuesIn(ContactModels()),
+                       ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
+    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
+      return ModelTestName(std::get<0>(info.param)) +
+             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
+    });
+
+// ---------------------------------------------------------------- trajectories
+
+// Lowest point of a geom above the floor (z), for spheres and capsules (all geoms of humanoid).
+double GeomBottom(const mjModel* m, const mjData* d, int g) {
+  const double* pos = d->geom_xpos + 3 * g;
+  const double* mat = d->geom_xmat + 9 * g;
+  const double r = m->geom_size[3 * g];
+  switch (m->geom_type[g]) {
+    case mjGEOM_SPHERE:
+      return pos[2] - r;
+    case mjGEOM_CAPSULE:
+      return pos[2] - std::fabs(mat[8]) * m->geom_size[3 * g + 1] - r;  // axis = local z
+    default:
+      ADD_FAILURE() << "unexpected geom type " << m->geom_type[g];
+      return 0;
+  }
+}
+
+class ContactTrajectory : public ::testing::TestWithParam<Cone> {};
+
+TEST_P(ContactTrajectory, HumanoidDroppedOnFloorAgreesOverFirst20EulerSteps) {
+  SolverSetup setup;
+  setup.cone = GetParam();
+  ContactPair p(MujocoSampleModel("humanoid/humanoid.xml"), setup, "euler");
+  ASSERT_TRUE(p.mj);
+  const mjModel* m = p.mj.get();
+  mjData* md = p.mjd.get();
+  // tumbling humanoid: tilted by 60 degrees, joints away from qpos0, random spin
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> nd(0, 1);
+  mj_resetData(m, md);
+  const double axis[3] = {1, 0.3, 0};
+  double unit[3] = {axis[0], axis[1], axis[2]};
+  mju_normalize3(unit);
+  mju_axisAngle2Quat(md->qpos + 3, unit, mjPI / 3);
+  for (int j = 1; j < m->njnt; ++j) {
+    const double* range = m->jnt_range + 2 * j;
+    md->qpos[m->jnt_qposadr[j]] =
+        0.5 * (range[0] + range[1]) + 0.2 * (range[1] - range[0]) * nd(gen);
+  }
+  for (int i = 0; i < m->nv; ++i) md->qvel[i] = 0.5 * nd(gen);
+  md->qvel[2] = -1;  // falling at 1 m/s
+  // lowest point 5 mm above the floor (geom 0 is the floor)
+  mj_kinematics(m, md);
+  double bottom = 1e9;
+  for (int g = 1; g < m->ngeom; ++g) bottom = std::min(bottom, GeomBottom(m, md, g));
+  md->qpos[2] += 0.005 - bottom;
+  p.CopyInputs();
+
+  constexpr int kSteps = 200, kAsserted = 20;
+  constexpr double kQposTolerance = 1e-6;
+  double first_diverged = -1, worst_asserted = 0, worst_all = 0;
+  int contacts_asserted = 0, max_ncon = 0;
+  for (int k = 0; k < kSteps; ++k) {
+    mj_step(m, md);
+    p.engine->Step(p.d);
+    double err = 0;
+    for (int i = 0; i < m->nq; ++i) err = std::max(err, std::fabs(p.d.qpos[i] - md->qpos[i]));
+    if (k < kAsserted) {
+      worst_asserted = std::max(worst_asserted, err);
+      contacts_asserted += md->ncon;
+      EXPECT_EQ(p.d.ncon, md->ncon) << "step " << k;
+    }
+    max_ncon = std::max(max_ncon, md->ncon);
+    worst_all = std::max(worst_all, err);
+    if (first_diverged < 0 && err > kQposTolerance) first_diverged = md->time;
+  }
+  // The first 20 steps must include the impact: contacts in several steps.
+  EXPECT_GE(contacts_asserted, 10) << "the humanoid did not reach the floor in 20 steps";
+  EXPECT_LE(worst_asserted, kQposTolerance);
+  // and it must actually have landed by the end (torso not far above the floor)
+  EXPECT_GT(max_ncon, 3);
+  std::printf("[ measured ] humanoid %s drop: max qpos error over 20 steps %.1e (%d contacts), "
+              "over 200 steps %.1e; qpos first differs by 1e-6 at t=%s s of %.3f, max ncon %d\n",
+              GetParam() == Cone::kElliptic ? "elliptic" : "pyramidal", worst_asserted,
+              contacts_asserted, worst_all,
+              first_diverged < 0 ? "never" : std::to_string(first_diverged).c_str(),
+              kSteps * m->opt.timestep, max_ncon);
+  RecordProperty("max_qpos_error_20_steps", std::to_string(worst_asserted));
+  RecordProperty("max_qpos_error_200_steps", std::to_string(worst_all));
+  RecordProperty("first_time_qpos_differs_1e-6",
+                 first_diverged < 0 ? std::string("never") : std::to_string(first_diverged));
+}
+
+INSTANTIATE_TEST_SUITE_P(Cones, ContactTrajectory,
+                         ::testing::Values(Cone::kPyramidal, Cone::kElliptic),
+                         [](const ::testing::TestParamInfo<Cone>& info) {
+                           return std::string(info.param == Cone::kElliptic ? "elliptic"
+                                                                            : "pyramidal");
+                         });
+
+}  // namespace
+}  // namespace gauss::test
