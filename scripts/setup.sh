@@ -3,7 +3,9 @@
 # available). Idempotent: does nothing when everything is already installed.
 set -eu
 packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
-  libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev"
+  libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev
+  gnuplot-nox"
+# gnuplot-nox: `gauss experiment` draws its plots with it (docs/experiments.md)
 if [ "${1:-}" = "--with-reference" ]; then
   # MuJoCo 2.2.2: only the cross-check tests in tests/reference link it
   packages="$packages libmujoco-dev libmujoco-samples"

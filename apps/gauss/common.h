@@ -33,6 +33,7 @@ int ForwardCommand(const std::vector<std::string>& args);
 int InverseCommand(const std::vector<std::string>& args);
 int BenchCommand(const std::vector<std::string>& args);
 int PluginsCommand(const std::vector<std::string>& args);
+int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc
 
 // Values of the options every simulating command shares.
 struct CommonArgs {

@@ -26,6 +26,8 @@ const Subcommand kSubcommands[] = {
     {"inverse", gauss::cli::InverseCommand, "inverse dynamics (qfrc_inverse) of each state and qacc"},
     {"bench", gauss::cli::BenchCommand, "measure simulation speed (steps per second)"},
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
+    {"experiment", gauss::cli::ExperimentCommand,
+     "run a parameter sweep in parallel: results.csv, traces and plots"},
 };
 
 void PrintUsage(std::ostream& out) {
@@ -33,7 +35,7 @@ void PrintUsage(std::ostream& out) {
          "Gauss " << gauss::cli::Version() << ", a multi-joint physics engine with contact.\n\n"
          "commands:\n";
   for (const auto& c : kSubcommands) {
-    out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+    out << "  " << c.name << std::string(12 - std::strlen(c.name), ' ') << c.summary << "\n";
   }
   out << "\noptions:\n"
          "  -h [ --help ]  show this help and exit\n"
