@@ -134,6 +134,32 @@ void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
   }
 }
 
+// Fluid forces: per body, f = R F(R' Jp v), tau = R T(R' Jr v) with diagonal dF, dT in the
+// inertial frame R, so D += sum over axes of dF_i (R_i' Jp)'(R_i' Jp) + dT_i (R_i' Jr)'(R_i' Jr).
+void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
+  if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
+  ArenaScope scope(d.arena);
+  double* jacp = d.arena.Doubles(3 * m.nv);
+  double* jacr = d.arena.Doubles(3 * m.nv);
+  double* row = d.arena.Doubles(m.nv);
+  for (int b = 1; b < m.nbody; ++b) {
+    double dforce[3], dtorque[3];
+    if (!FluidDamping(m, d, b, dforce, dtorque)) continue;
+    PointJacobian(m, d, b, d.xipos.data() + 3 * b, jacp, jacr);
+    const double* ximat = d.ximat.data() + 9 * b;
+    for (int i = 0; i < 3; ++i) {
+      const double axis[3] = {ximat[i], ximat[3 + i], ximat[6 + i]};
+      for (int pass = 0; pass < 2; ++pass) {
+        const double* jac = pass == 0 ? jacp : jacr;
+        for (int k = 0; k < m.nv; ++k) {
+          row[k] = axis[0] * jac[k] + axis[1] * jac[m.nv + k] + axis[2] * jac[2 * m.nv + k];
+        }
+        AddRankOne(m, lower, upper, row, pass == 0 ? dforce[i] : dtorque[i]);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTerms& terms,
@@ -149,6 +175,7 @@ void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTer
       if (m.tendon_damping[t] == 0) continue;
       AddRankOne(m, lower, upper, d.ten_J.data() + t * m.nv, -m.tendon_damping[t]);
     }
+    AddFluidDerivative(m, d, lower, upper);
   }
   if (terms.actuator && m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
     double* dfdv = d.arena.Doubles(m.nu);

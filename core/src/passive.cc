@@ -64,6 +64,20 @@ void ApplyWrench(const Model& m, const Data& d, int b, const double* point, cons
   }
 }
 
+// Velocity of body b's center of mass relative to the medium (v) and its angular velocity (w),
+// both in the inertial frame.
+void FluidVelocity(const Model& m, const Data& d, int b, double* v, double* w) {
+  const double* cvel = d.cvel.data() + 6 * b;
+  const double* ximat = d.ximat.data() + 9 * b;
+  double offset[3], lin[3], rel[3];
+  Sub3(offset, d.xipos.data() + 3 * b, d.subtree_com.data() + 3 * m.body_rootid[b]);
+  Cross3(lin, cvel, offset);
+  AddTo3(lin, cvel + 3);
+  Sub3(rel, lin, m.opt.wind.data());
+  MulMatTVec3(w, ximat, cvel);
+  MulMatTVec3(v, ximat, rel);
+}
+
 // (cvel, xipos, ximat, subtree_com, opt.density/viscosity/wind) => qfrc_passive += fluid forces
 void FluidForces(const Model& m, Data& d) {
   const Options& o = m.opt;
@@ -73,16 +87,9 @@ void FluidForces(const Model& m, Data& d) {
     double box[3];
     EquivalentBox(m, b, box);
 
-    // velocity of the center of mass relative to the medium, in the inertial frame
-    const double* cvel = d.cvel.data() + 6 * b;
     const double* ximat = d.ximat.data() + 9 * b;
-    double offset[3], lin[3], rel[3], w[3], v[3];
-    Sub3(offset, d.xipos.data() + 3 * b, d.subtree_com.data() + 3 * m.body_rootid[b]);
-    Cross3(lin, cvel, offset);
-    AddTo3(lin, cvel + 3);
-    Sub3(rel, lin, o.wind.data());
-    MulMatTVec3(w, ximat, cvel);
-    MulMatTVec3(v, ximat, rel);
+    double v[3], w[3];
+    FluidVelocity(m, d, b, v, w);
 
     double torque[3] = {0, 0, 0}, force[3] = {0, 0, 0};
     if (o.viscosity > 0) {
@@ -111,6 +118,24 @@ void FluidForces(const Model& m, Data& d) {
 }
 
 }  // namespace
+
+bool FluidDamping(const Model& m, const Data& d, int b, double* dforce, double* dtorque) {
+  const Options& o = m.opt;
+  if ((!(o.density > 0) && !(o.viscosity > 0)) || m.body_mass[b] < kMinVal) return false;
+  double box[3], v[3], w[3];
+  EquivalentBox(m, b, box);
+  FluidVelocity(m, d, b, v, w);
+  const double diameter = (box[0] + box[1] + box[2]) / 3.0;
+  for (int i = 0; i < 3; ++i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    const double bj2 = box[j] * box[j], bk2 = box[k] * box[k];
+    // d/dv of -c v (viscous) and of -c |v| v (quadratic drag) = -c and -2 c |v|
+    dforce[i] = -3.0 * kPi * diameter * o.viscosity - o.density * box[j] * box[k] * std::fabs(v[i]);
+    dtorque[i] = -kPi * diameter * diameter * diameter * o.viscosity -
+                 2.0 * o.density * box[i] * (bj2 * bj2 + bk2 * bk2) * std::fabs(w[i]) / 64.0;
+  }
+  return true;
+}
 
 // (qpos, qvel, ten_length, ten_velocity, ten_J, cvel) => qfrc_passive
 void PassiveForces(const Model& m, Data& d) {

@@ -32,6 +32,11 @@ void FactorInertia(const Model& m, Data& d);
 // com.cc: (qvel, cdof) => (cvel, cdof_dot)
 void ComVelocity(const Model& m, Data& d);
 
+// passive.cc: derivatives of body b's fluid force and torque with respect to its velocity
+// relative to the medium, per axis of its inertial frame (the inertia-box model is diagonal
+// there); false when the body feels no fluid force.
+bool FluidDamping(const Model& m, const Data& d, int b, double* dforce, double* dtorque);
+
 // tendon.cc: (ten_J, qvel) => ten_velocity
 void TendonVelocity(const Model& m, Data& d);
 

@@ -43,10 +43,15 @@ Eigen::MatrixXd Dense(const Model& m, const std::vector<double>& lower,
 
 class Derivative : public ::testing::TestWithParam<std::string> {};
 
+// Model paths: test models by name, or absolute paths (e.g. the Gymnasium swimmer's fluid).
+std::string ModelPath(const std::string& name) {
+  return name.front() == '/' ? name : test::TestModel(name);
+}
+
 TEST_P(Derivative, MatchesFiniteDifferences) {
   Config config;
   config.flags["constraint"] = false;
-  Engine engine(LoadModel(test::TestModel(GetParam())), config);
+  Engine engine(LoadModel(ModelPath(GetParam())), config);
   const Model& m = engine.model();
   Data d = engine.MakeData();
   std::mt19937_64 gen(4);
@@ -81,7 +86,7 @@ TEST_P(Derivative, MatchesFiniteDifferences) {
 TEST_P(Derivative, TreeLUSolvesLikeDenseLU) {
   Config config;
   config.flags["constraint"] = false;
-  Engine engine(LoadModel(test::TestModel(GetParam())), config);
+  Engine engine(LoadModel(ModelPath(GetParam())), config);
   const Model& m = engine.model();
   Data d = engine.MakeData();
   for (int i = 0; i < m.nv; ++i) d.qvel[i] = std::sin(3.0 * i + 1);
@@ -104,7 +109,8 @@ TEST_P(Derivative, TreeLUSolvesLikeDenseLU) {
 
 INSTANTIATE_TEST_SUITE_P(Models, Derivative,
                          ::testing::Values("chain_mixed.xml", "free_asymmetric.xml", "pendulum3.xml",
-                                           "implicit_damped.xml"));
+                                           "implicit_damped.xml",
+                                           test::SharedModel("gymnasium/swimmer.xml")));
 
 }  // namespace
 }  // namespace gauss

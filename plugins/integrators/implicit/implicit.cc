@@ -25,16 +25,12 @@ class ImplicitIntegrator : public Integrator {
 
   std::size_t ScratchDoubles(const Model& m) const override {
     // D (two nM arrays), M - hD, the right-hand side; the RNE derivative's tangents
-    return 4 * static_cast<std::size_t>(m.nM) + 4 * m.nv + 2 * m.nu + 20 * m.nbody + 64;
+    return 4 * static_cast<std::size_t>(m.nM) + 12 * m.nv + 2 * m.nu + 20 * m.nbody + 64;
   }
 
   void CheckEngine(const Engine& engine) const override {
     const Model& m = engine.model();
     const std::string name = fast_ ? "implicitfast" : "implicit";
-    if (m.opt.density > 0 || m.opt.viscosity > 0) {
-      throw Error("integrator '" + name + "': not supported yet: velocity derivatives of fluid "
-                  "forces (option density/viscosity); use euler or rk4 for this model");
-    }
     std::vector<double> probe(m.nu);
     Data d = engine.MakeData();
     if (!engine.ActuatorForceVelocityDerivative(d, probe.data())) {
