@@ -4,13 +4,9 @@
 // warmstart unless the table has qacc_warmstart* columns: rows are independent. Output columns
 // come from a table of groups (OutputGroups), so later quantities are one line each.
 #include <algorithm>
-#include <cstdio>
-#include <iostream>
 
 #include "common.h"
 #include "csv.h"
-#include "gauss/error.h"
-#include "progress.h"
 #include "state_table.h"
 
 namespace gauss::cli {
@@ -42,46 +38,10 @@ void OutputGroups(CsvWriter& writer, const Model& m, const Data& d) {
 }  // namespace
 
 int ForwardCommand(const std::vector<std::string>& argv) {
-  CommonArgs args;
-  std::string states_path;
-  std::string out_path;
-  po::options_description desc("Options");
-  desc.add_options()
-      ("states", po::value<std::string>(&states_path)->value_name("IN.csv")->required(),
-       "input states, columns matched by name (see above)")
-      ("out", po::value<std::string>(&out_path)->value_name("OUT.csv")->required(),
-       "output CSV (columns above), one row per input row");
-  AddConfigOptions(desc, args);
-  po::variables_map vm;
-  if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
-
-  const Config config = BuildConfig(args);
-  const std::shared_ptr<const Model> model = LoadModelFile(args.model);
-  const Engine engine(model, config);
-  const Model& m = engine.model();
-  const CsvTable input = ReadCsv(states_path);
-
-  Data d = engine.MakeData();
-  const StateTable states(input, m, d, /*with_qacc=*/false);
-  CsvWriter writer(out_path);
-  OutputGroups(writer, m, d);
-  const std::string config_path = WriteResolvedConfig(out_path, args.model, engine);
-
-  Progress progress(static_cast<long>(input.rows.size()), "gauss forward");
-  for (size_t r = 0; r < input.rows.size(); ++r) {
-    engine.Reset(d);
-    states.Apply(r, d);
-    engine.Forward(d);
-    writer.WriteRow();
-    progress.Update(static_cast<long>(r + 1));
-  }
-  progress.Finish();
-  writer.Close();
-  std::printf("model: %s (%s)\n", m.name.c_str(), args.model.c_str());
-  std::printf("states: %zu\n", input.rows.size());
-  std::printf("output: %s (%d rows)\n", out_path.c_str(), writer.rows());
-  std::printf("configuration: %s\n", config_path.c_str());
-  return 0;
+  return RunStateRows(argv, {"forward", kUsage, "input states, columns matched by name (see above)",
+                             "output CSV (columns above), one row per input row",
+                             /*with_qacc=*/false, OutputGroups,
+                             [](const Engine& engine, Data& d) { engine.Forward(d); }});
 }
 
 }  // namespace gauss::cli

@@ -1,7 +1,12 @@
-// Matching state columns of a CSV table to Data fields (state_table.h).
+// Matching state columns of a CSV table to Data fields, and the row loop of `gauss forward` and
+// `gauss inverse` (state_table.h).
 #include "state_table.h"
 
+#include <cstdio>
+
+#include "common.h"
 #include "gauss/error.h"
+#include "progress.h"
 
 namespace gauss::cli {
 namespace {
@@ -62,6 +67,48 @@ void StateTable::Apply(std::size_t r, Data& d) const {
       (*columns_[c].target)[columns_[c].index] = row[c];
     }
   }
+}
+
+int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& command) {
+  CommonArgs args;
+  std::string states_path;
+  std::string out_path;
+  po::options_description desc("Options");
+  desc.add_options()
+      ("states", po::value<std::string>(&states_path)->value_name("IN.csv")->required(),
+       command.states_help)
+      ("out", po::value<std::string>(&out_path)->value_name("OUT.csv")->required(),
+       command.out_help);
+  AddConfigOptions(desc, args);
+  po::variables_map vm;
+  if (!ParseCommandLine(argv, command.usage, desc, true, args, vm)) return 0;
+
+  const Config config = BuildConfig(args);
+  const Engine engine(LoadModelFile(args.model), config);
+  const Model& m = engine.model();
+  const CsvTable input = ReadCsv(states_path);
+
+  Data d = engine.MakeData();
+  const StateTable states(input, m, d, command.with_qacc);
+  CsvWriter writer(out_path);
+  command.columns(writer, m, d);
+  const std::string config_path = WriteResolvedConfig(out_path, args.model, engine);
+
+  Progress progress(static_cast<long>(input.rows.size()), std::string("gauss ") + command.name);
+  for (std::size_t r = 0; r < input.rows.size(); ++r) {
+    engine.Reset(d);
+    states.Apply(r, d);
+    command.evaluate(engine, d);
+    writer.WriteRow();
+    progress.Update(static_cast<long>(r + 1));
+  }
+  progress.Finish();
+  writer.Close();
+  std::printf("model: %s (%s)\n", m.name.c_str(), args.model.c_str());
+  std::printf("states: %zu\n", input.rows.size());
+  std::printf("output: %s (%d rows)\n", out_path.c_str(), writer.rows());
+  std::printf("configuration: %s\n", config_path.c_str());
+  return 0;
 }
 
 }  // namespace gauss::cli

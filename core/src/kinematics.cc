@@ -6,6 +6,21 @@ namespace gauss {
 
 using namespace math;
 
+namespace {
+
+// (xpos, xquat, xmat of body b) => world pose (xpos, xmat) of a frame fixed in b at the local
+// (pos, quat): a geom or a site.
+void FixedFrame(const Data& d, int b, const double* pos, const double* quat, double* xpos,
+                double* xmat) {
+  double q[4];
+  MulMatVec3(xpos, d.xmat.data() + 9 * b, pos);
+  AddTo3(xpos, d.xpos.data() + 3 * b);
+  MulQuat(q, d.xquat.data() + 4 * b, quat);
+  QuatToMat(xmat, q);
+}
+
+}  // namespace
+
 // (qpos, mocap_pos, mocap_quat) => (xpos, xquat, xmat, xipos, ximat, xanchor, xaxis,
 // geom_xpos, geom_xmat, site_xpos, site_xmat)
 void Kinematics(const Model& m, Data& d) {
@@ -105,20 +120,12 @@ void Kinematics(const Model& m, Data& d) {
 
   // geoms and sites: fixed frames in their bodies
   for (int g = 0; g < m.ngeom; ++g) {
-    const int b = m.geom_bodyid[g];
-    double quat[4];
-    MulMatVec3(d.geom_xpos.data() + 3 * g, d.xmat.data() + 9 * b, m.geom_pos.data() + 3 * g);
-    AddTo3(d.geom_xpos.data() + 3 * g, d.xpos.data() + 3 * b);
-    MulQuat(quat, d.xquat.data() + 4 * b, m.geom_quat.data() + 4 * g);
-    QuatToMat(d.geom_xmat.data() + 9 * g, quat);
+    FixedFrame(d, m.geom_bodyid[g], m.geom_pos.data() + 3 * g, m.geom_quat.data() + 4 * g,
+               d.geom_xpos.data() + 3 * g, d.geom_xmat.data() + 9 * g);
   }
   for (int s = 0; s < m.nsite; ++s) {
-    const int b = m.site_bodyid[s];
-    double quat[4];
-    MulMatVec3(d.site_xpos.data() + 3 * s, d.xmat.data() + 9 * b, m.site_pos.data() + 3 * s);
-    AddTo3(d.site_xpos.data() + 3 * s, d.xpos.data() + 3 * b);
-    MulQuat(quat, d.xquat.data() + 4 * b, m.site_quat.data() + 4 * s);
-    QuatToMat(d.site_xmat.data() + 9 * s, quat);
+    FixedFrame(d, m.site_bodyid[s], m.site_pos.data() + 3 * s, m.site_quat.data() + 4 * s,
+               d.site_xpos.data() + 3 * s, d.site_xmat.data() + 9 * s);
   }
 }
 

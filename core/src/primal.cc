@@ -1,4 +1,5 @@
-// Cost, gradient, starting point and exact line search of the reduced primal problem.
+// Cost, gradient, starting point, exact line search and iteration scaffolding of the reduced
+// primal problem.
 #include "gauss/primal.h"
 
 #include <algorithm>
@@ -17,6 +18,42 @@ void PrimalPoint::Allocate(const ConstraintProblem& p, Arena& arena) {
 
 double PrimalScale(const ConstraintProblem& p) {
   return 1 / (p.meaninertia * std::max(1, p.nv));
+}
+
+SolverResult SolveWithoutConstraints(const ConstraintProblem& p, double* qacc) {
+  std::copy(p.qacc_smooth, p.qacc_smooth + p.nv, qacc);
+  SolverResult result;
+  result.converged = true;
+  return result;
+}
+
+double PrimalStep(const ConstraintProblem& p, PrimalPoint& pt, const double* dir, double* Mdir,
+                  double* Jdir, Arena& arena) {
+  p.M->MulM(dir, Mdir);
+  MulJ(p, dir, Jdir);
+  const double step = PrimalLineSearch(p, pt, dir, Mdir, Jdir, arena);
+  const double decrease = PrimalDecrease(p, pt, dir, Mdir, Jdir, step, arena);
+  for (int i = 0; i < p.nv; ++i) pt.x[i] += step * dir[i];
+  EvaluatePrimal(p, pt);
+  return decrease;
+}
+
+bool PrimalIterationConverged(const ConstraintProblem& p, const PrimalPoint& pt, double decrease,
+                              int iter, SolverIteration* trace, SolverResult& result) {
+  const double scale = PrimalScale(p);
+  double gnorm = 0;
+  for (int i = 0; i < p.nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
+  const SolverIteration it{pt.cost, scale * std::sqrt(gnorm), scale * decrease};
+  if (trace) trace[iter] = it;
+  result.iterations = iter + 1;
+  result.converged = it.improvement < p.tolerance || it.gradient < p.tolerance;
+  return result.converged;
+}
+
+void CopyPrimalSolution(const ConstraintProblem& p, const PrimalPoint& pt, double* qacc,
+                        double* force) {
+  std::copy(pt.x, pt.x + p.nv, qacc);
+  std::copy(pt.force, pt.force + p.nefc, force);
 }
 
 void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt) {

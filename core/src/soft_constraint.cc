@@ -16,18 +16,6 @@ namespace gauss {
 
 namespace {
 
-bool IsOneSided(int type) {
-  return type == static_cast<int>(ConstraintType::kLimitJoint) ||
-         type == static_cast<int>(ConstraintType::kLimitTendon) ||
-         type == static_cast<int>(ConstraintType::kContactFrictionless) ||
-         type == static_cast<int>(ConstraintType::kContactPyramidal);
-}
-
-bool IsFriction(int type) {
-  return type == static_cast<int>(ConstraintType::kFrictionDof) ||
-         type == static_cast<int>(ConstraintType::kFrictionTendon);
-}
-
 // Zone of an elliptic contact: its T, and whether it is in the middle (cone) zone, the
 // bottom (all quadratic) zone or the top (free) zone.
 struct EllipticZone {
@@ -101,7 +89,7 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
     if (type == static_cast<int>(ConstraintType::kEquality)) {
       cost += 0.5 * D * jar[i] * jar[i];
       set(i, -D * jar[i], ConstraintState::kQuadratic);
-    } else if (IsFriction(type)) {
+    } else if (IsFrictionLossRow(type)) {
       // Huber: quadratic within |jar| <= R floss, linear outside
       const double floss = p.frictionloss[i];
       const double bound = p.R[i] * floss;
@@ -115,7 +103,7 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
         cost += 0.5 * D * jar[i] * jar[i];
         set(i, -D * jar[i], ConstraintState::kQuadratic);
       }
-    } else if (IsOneSided(type)) {
+    } else if (IsOneSidedRow(type)) {
       if (jar[i] < 0) {
         cost += 0.5 * D * jar[i] * jar[i];
         set(i, -D * jar[i], ConstraintState::kQuadratic);

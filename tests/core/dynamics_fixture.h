@@ -1,5 +1,5 @@
 // A model in a random state with the position and velocity stages evaluated, shared by the
-// tests of the individual pipeline stages.
+// tests of the individual pipeline stages; and the random joint positions it uses.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -18,6 +18,31 @@
 
 namespace gauss::test {
 
+// Random joint positions around qpos0: free-body positions + translation N(0,1), random unit
+// quaternions for ball and free joints, hinges and slides + spread N(0,1). Draws from the
+// caller's `nd`, which the caller may go on drawing from (it keeps a second value between
+// draws, so sharing it is part of the sequence of states).
+inline void RandomJointPositions(const Model& m, Data& d, std::mt19937_64& gen,
+                                 std::normal_distribution<double>& nd, double translation,
+                                 double spread) {
+  for (int j = 0; j < m.njnt; ++j) {
+    double* q = d.qpos.data() + m.jnt_qposadr[j];
+    const double* q0 = m.qpos0.data() + m.jnt_qposadr[j];
+    switch (m.jnt_type[j]) {
+      case JointType::kFree:
+        for (int c = 0; c < 3; ++c) q[c] = q0[c] + translation * nd(gen);
+        q += 3;
+        [[fallthrough]];
+      case JointType::kBall:
+        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
+        math::NormalizeQuat(q);
+        break;
+      default:
+        q[0] = q0[0] + spread * nd(gen);
+    }
+  }
+}
+
 class DynamicsFixture : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -32,22 +57,7 @@ class DynamicsFixture : public ::testing::TestWithParam<std::string> {
   void RandomState(unsigned seed) {
     std::mt19937_64 gen(seed);
     std::normal_distribution<double> nd(0, 1);
-    for (int j = 0; j < m().njnt; ++j) {
-      double* q = d_.qpos.data() + m().jnt_qposadr[j];
-      const double* q0 = m().qpos0.data() + m().jnt_qposadr[j];
-      switch (m().jnt_type[j]) {
-        case JointType::kFree:
-          for (int c = 0; c < 3; ++c) q[c] = q0[c] + 0.5 * nd(gen);
-          q += 3;
-          [[fallthrough]];
-        case JointType::kBall:
-          for (int c = 0; c < 4; ++c) q[c] = nd(gen);
-          math::NormalizeQuat(q);
-          break;
-        default:
-          q[0] = q0[0] + 0.7 * nd(gen);
-      }
-    }
+    RandomJointPositions(m(), d_, gen, nd, 0.5, 0.7);
     for (int i = 0; i < m().nv; ++i) d_.qvel[i] = 1.5 * nd(gen);
     Evaluate();
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "data_alloc.h"
+#include "dynamics_fixture.h"
 #include "gauss/integrate.h"
 #include "gauss/math.h"
 #include "gauss/mjcf.h"
@@ -33,22 +34,7 @@ void TendonStage(const Model& m, Data& d) {
 // Random joint positions around qpos0 (random unit quaternions for ball and free joints).
 void RandomPose(const Model& m, Data& d, std::mt19937_64& gen) {
   std::normal_distribution<double> nd(0, 1);
-  for (int j = 0; j < m.njnt; ++j) {
-    double* q = d.qpos.data() + m.jnt_qposadr[j];
-    const double* q0 = m.qpos0.data() + m.jnt_qposadr[j];
-    switch (m.jnt_type[j]) {
-      case JointType::kFree:
-        for (int c = 0; c < 3; ++c) q[c] = q0[c] + 0.3 * nd(gen);
-        q += 3;
-        [[fallthrough]];
-      case JointType::kBall:
-        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
-        math::NormalizeQuat(q);
-        break;
-      default:
-        q[0] = q0[0] + 0.5 * nd(gen);
-    }
-  }
+  RandomJointPositions(m, d, gen, nd, 0.3, 0.5);
 }
 
 // Largest |ten_J - dL/dq| / (1 + |ten_J|) over every tendon and dof, by central differences

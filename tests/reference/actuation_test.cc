@@ -35,12 +35,8 @@ constexpr double kForwardTolerance = 1e-6;
 constexpr double kTrajectoryTolerance = 1e-5;
 
 // The same file loaded by MuJoCo and by Gauss, contacts disabled on both sides.
-struct Pair {
-  MjModelPtr mj;
-  MjDataPtr mjd;
+struct Pair : ReferencePair {
   std::shared_ptr<const Model> model;
-  std::unique_ptr<Engine> engine;
-  Data d;
 
   explicit Pair(const std::string& path) {
     mj = LoadMujoco(path);
@@ -53,16 +49,6 @@ struct Pair {
     engine = std::make_unique<Engine>(model, config);
     d = engine->MakeData();
   }
-
-  // MuJoCo's integration state and inputs into Gauss.
-  void CopyState() {
-    const mjModel* m = mj.get();
-    d.time = mjd->time;
-    std::copy_n(mjd->qpos, m->nq, d.qpos.begin());
-    std::copy_n(mjd->qvel, m->nv, d.qvel.begin());
-    std::copy_n(mjd->act, m->na, d.act.begin());
-    std::copy_n(mjd->ctrl, m->nu, d.ctrl.begin());
-  }
 };
 
 // Random control: within ctrlrange widened by 20% on each side (so clamping is exercised), or
@@ -74,28 +60,14 @@ double RandomControl(const mjModel* m, int a, std::mt19937_64& gen) {
   return m->actuator_ctrllimited[a] ? r[0] + (r[1] - r[0]) * ud(gen) : nd(gen);
 }
 
-// Random state: joints around qpos0 (random unit quaternions for ball/free), velocities,
-// activations in [0, 1] (the muscle range; others may leave it too), controls.
-void RandomState(const mjModel* m, mjData* d, std::mt19937_64& gen) {
-  std::normal_distribution<double> nd(0, 1);
+// Random state: joints around qpos0 (random unit quaternions for ball/free) and velocities as
+// RandomState's defaults, then activations in [-0.1, 1.1] (around the muscle range [0, 1];
+// others may leave it too) and RandomControl.
+void RandomActuationState(const mjModel* m, mjData* d, std::mt19937_64& gen) {
+  RandomStateOptions joints_and_velocities;
+  joints_and_velocities.controls = false;
+  RandomState(m, d, gen, joints_and_velocities);
   std::uniform_real_distribution<double> ud(-0.1, 1.1);
-  mj_resetData(m, d);
-  for (int j = 0; j < m->njnt; ++j) {
-    double* q = d->qpos + m->jnt_qposadr[j];
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        for (int c = 0; c < 3; ++c) q[c] += 0.5 * nd(gen);
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
-        mju_normalize4(q);
-        break;
-      default:
-        q[0] += 0.5 * nd(gen);
-    }
-  }
-  for (int i = 0; i < m->nv; ++i) d->qvel[i] = 2 * nd(gen);
   for (int i = 0; i < m->na; ++i) d->act[i] = ud(gen);
   for (int a = 0; a < m->nu; ++a) d->ctrl[a] = RandomControl(m, a, gen);
 }
@@ -182,9 +154,9 @@ TEST_P(Actuation, ForwardMatchesMujocoAt100RandomStates) {
                       {"ten_length", 0},      {"ten_J", 0},           {"qfrc_passive", 0},
                       {"qfrc_actuator", 0},   {"qacc_smooth", 0}};
   for (int s = 0; s < 100; ++s) {
-    RandomState(mj, p.mjd.get(), gen);
+    RandomActuationState(mj, p.mjd.get(), gen);
     mj_forward(mj, p.mjd.get());
-    p.CopyState();
+    p.CopyInputs(/*warmstart=*/false);
     p.engine->Forward(p.d);
     const mjData* md = p.mjd.get();
     const Data& d = p.d;
@@ -219,7 +191,7 @@ TEST_P(Actuation, TrajectoryWithRecordedControlsMatchesMujoco) {
   std::normal_distribution<double> nd(0, 1);
   mj_resetData(mj, p.mjd.get());
   for (int i = 0; i < mj->nv; ++i) p.mjd->qvel[i] = 0.3 * nd(gen);
-  p.CopyState();
+  p.CopyInputs(/*warmstart=*/false);
 
   // controls held for 10 steps at a time, recorded before the run
   const int steps = 500;

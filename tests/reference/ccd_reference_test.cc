@@ -19,18 +19,13 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iomanip>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "../../core/src/collision.h"
-#include "../../core/src/data_alloc.h"
 #include "../../core/src/pipeline.h"
-#include "gauss/mjcf.h"
-#include "gauss/registry.h"
-#include "mujoco_reference.h"
+#include "collision_pair.h"
 #include "support/test_support.h"
 
 namespace gauss::test {
@@ -38,34 +33,11 @@ namespace {
 
 constexpr double kTol = 1e-9;
 
-// "1.2e-16" for the test report.
-std::string Sci(double v) {
-  std::ostringstream out;
-  out << std::scientific << std::setprecision(1) << v;
-  return out.str();
-}
-
 // One model on both sides; Gauss collides with [primitive, ccd] like the engine's default.
 // MuJoCo collides Gauss's geom poses and mesh vertices (see ShareGeometry).
-struct Both {
-  MjModelPtr mj;
-  MjDataPtr mjd;
-  std::shared_ptr<const Model> model;
-  Data d;
-  PluginRegistry registry;
-  PluginInstance<Collider> primitive, ccd;
-  CollisionTable table;
-
-  explicit Both(const std::string& path) {
-    mj = LoadMujoco(path);
-    if (!mj) return;
-    mjd = MakeMujocoData(mj.get());
-    model = LoadModel(path);
-    AllocateData(*model, d);
-    primitive = registry.Create<Collider>(PluginKind::kCollider, "primitive");
-    ccd = registry.Create<Collider>(PluginKind::kCollider, "ccd");
-    BuildCollisionTable({primitive.instance.get(), ccd.instance.get()}, table);
-    ShareMeshVertices();
+struct Both : CollisionPair {
+  explicit Both(const std::string& path) : CollisionPair(path, {"primitive", "ccd"}) {
+    if (mj) ShareMeshVertices();
   }
 
   // MuJoCo's mesh vertices replaced by Gauss's (exactly representable as floats: Gauss rounds
@@ -116,13 +88,6 @@ struct Both {
     Collision(*model, d, table);
   }
 };
-
-// Largest |a - b| over n values.
-double MaxAbs(const double* a, const double* b, int n) {
-  double worst = 0;
-  for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-  return worst;
-}
 
 // Worst difference between Gauss's contact c and MuJoCo's r (dist, pos, frame).
 double ContactError(const Contact& c, const mjContact& r) {

@@ -10,18 +10,13 @@
 
 #include <cmath>
 #include <fstream>
-#include <iomanip>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "../../core/src/collision.h"
-#include "../../core/src/data_alloc.h"
 #include "../../core/src/pipeline.h"
-#include "gauss/mjcf.h"
-#include "gauss/registry.h"
-#include "mujoco_reference.h"
+#include "collision_pair.h"
 #include "support/test_support.h"
 
 namespace gauss::test {
@@ -30,24 +25,8 @@ namespace {
 constexpr double kTol = 1e-9;
 
 // One model on both sides, with the Gauss collision table built from the primitive plugin.
-struct Both {
-  MjModelPtr mj;
-  MjDataPtr mjd;
-  std::shared_ptr<const Model> model;
-  Data d;
-  PluginRegistry registry;
-  PluginInstance<Collider> primitive;
-  CollisionTable table;
-
-  explicit Both(const std::string& path) {
-    mj = LoadMujoco(path);
-    if (!mj) return;
-    mjd = MakeMujocoData(mj.get());
-    model = LoadModel(path);
-    AllocateData(*model, d);
-    primitive = registry.Create<Collider>(PluginKind::kCollider, "primitive");
-    BuildCollisionTable({primitive.instance.get()}, table);
-  }
+struct Both : CollisionPair {
+  explicit Both(const std::string& path) : CollisionPair(path, {"primitive"}) {}
 
   // MuJoCo's qpos into Gauss, then the position stages and collision on both sides.
   void Collide() {
@@ -60,13 +39,6 @@ struct Both {
   }
 };
 
-// "1.2e-16": worst errors for the test report.
-std::string Sci(double v) {
-  std::ostringstream out;
-  out << std::scientific << std::setprecision(1) << v;
-  return out.str();
-}
-
 // True when both contact lists visit the geom pairs in the same order.
 bool SameOrder(const Data& d, const mjData* mjd) {
   if (d.ncon != mjd->ncon) return false;
@@ -77,13 +49,6 @@ bool SameOrder(const Data& d, const mjData* mjd) {
     }
   }
   return true;
-}
-
-// Largest |a - b| over n values.
-double MaxAbs(const double* a, const double* b, int n) {
-  double worst = 0;
-  for (int i = 0; i < n; ++i) worst = std::max(worst, std::fabs(a[i] - b[i]));
-  return worst;
 }
 
 // Worst difference over the matched contacts; records a failure for any unmatched contact or
@@ -145,42 +110,6 @@ double CompareContacts(const Data& d, const mjData* mjd, const std::string& wher
   return worst;
 }
 
-// Random state: free joints at random positions (height between -0.1 and 1.5 times the initial
-// one, so that many bodies touch the floor) and orientations; vertical root slides of planar
-// models dropped by up to 1.5; other joints uniform in their range when limited, else around
-// qpos0.
-void RandomState(const mjModel* m, mjData* d, std::mt19937_64& gen) {
-  std::normal_distribution<double> nd(0, 1);
-  std::uniform_real_distribution<double> ud(0, 1);
-  mj_resetData(m, d);
-  for (int j = 0; j < m->njnt; ++j) {
-    double* q = d->qpos + m->jnt_qposadr[j];
-    const double* range = m->jnt_range + 2 * j;
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        q[0] += 0.3 * nd(gen);
-        q[1] += 0.3 * nd(gen);
-        q[2] = m->qpos0[m->jnt_qposadr[j] + 2] * (1.5 * ud(gen)) - 0.1;
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
-        mju_normalize4(q);
-        break;
-      case mjJNT_SLIDE:
-        // planar models move their root with a vertical slide: drop it to reach the floor
-        if (!m->jnt_limited[j] && std::fabs(m->jnt_axis[3 * j + 2]) > 0.9) {
-          q[0] = -1.5 * ud(gen) + 0.2;
-          break;
-        }
-        [[fallthrough]];
-      default:
-        q[0] =
-            m->jnt_limited[j] ? range[0] + (range[1] - range[0]) * ud(gen) : q[0] + 0.5 * nd(gen);
-    }
-  }
-}
-
 // ---------------------------------------------------------------- whole models
 
 class ModelContacts : public ::testing::TestWithParam<std::string> {};
@@ -192,7 +121,7 @@ TEST_P(ModelContacts, EqualMujocoAt100RandomStates) {
   double worst = 0;
   int total = 0;
   for (int s = 0; s < 100; ++s) {
-    RandomState(both.mj.get(), both.mjd.get(), gen);
+    PlacedState(both.mj.get(), both.mjd.get(), gen, /*motion=*/false);
     both.Collide();
     total += both.mjd->ncon;
     const std::string where = GetParam() + " state " + std::to_string(s);

@@ -1,17 +1,22 @@
-// Shared by constraint_test.cc and inverse_test.cc: one model loaded by MuJoCo 2.2.2 and by
-// Gauss with contacts disabled on both sides and the same solver settings (solver, tolerance,
-// iterations, cone, dense Jacobian), and random states chosen to exercise the constraint model:
-// large perturbations that violate limits and equalities, states straddling the limits within
-// their margins, and small perturbations of qpos0 whose residuals lie inside the solimp widths.
+// Shared by constraint_test.cc, inverse_test.cc and contact_dynamics_test.cc: one model loaded
+// by MuJoCo 2.2.2 and by Gauss with contacts disabled on both sides and the same solver settings
+// (solver, tolerance, iterations, cone, dense Jacobian); random states chosen to exercise the
+// constraint model: large perturbations that violate limits and equalities, states straddling
+// the limits within their margins, and small perturbations of qpos0 whose residuals lie inside
+// the solimp widths; and the pieces of the row comparisons.
 #pragma once
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "gauss/engine.h"
 #include "gauss/mjcf.h"
@@ -29,51 +34,36 @@ struct SolverSetup {
   bool fwdinv = false;
 };
 
-inline int MujocoSolver(const std::string& name) {
-  return name == "pgs" ? mjSOL_PGS : name == "cg" ? mjSOL_CG : mjSOL_NEWTON;
+// The same solver settings on both sides: MuJoCo's options and Gauss's configuration.
+inline void ApplySolverSetup(const SolverSetup& s, mjOption& opt, Config& config) {
+  opt.solver = s.solver == "pgs" ? mjSOL_PGS : s.solver == "cg" ? mjSOL_CG : mjSOL_NEWTON;
+  opt.tolerance = s.tolerance;
+  opt.iterations = s.iterations;
+  opt.cone = s.cone == Cone::kElliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
+  opt.jacobian = mjJAC_DENSE;
+  config.solver = s.solver;
+  config.tolerance = s.tolerance;
+  config.iterations = s.iterations;
+  config.cone = s.cone;
+  config.jacobian = s.jacobian;
+  if (s.fwdinv) {
+    opt.enableflags |= mjENBL_FWDINV;
+    config.flags["fwdinv"] = true;
+  }
 }
 
-struct ConstraintPair {
-  MjModelPtr mj;
-  MjDataPtr mjd;
-  std::unique_ptr<Engine> engine;
-  Data d;
-
+// The pair's CopyInputs(/*warmstart=*/true) before mj_forward gives both the same warmstart.
+struct ConstraintPair : ReferencePair {
   ConstraintPair(const std::string& path, const SolverSetup& s) {
     mj = LoadMujoco(path);
     if (!mj) return;
-    mj->opt.disableflags |= mjDSBL_CONTACT;
-    mj->opt.solver = MujocoSolver(s.solver);
-    mj->opt.tolerance = s.tolerance;
-    mj->opt.iterations = s.iterations;
-    mj->opt.cone = s.cone == Cone::kElliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
-    mj->opt.jacobian = mjJAC_DENSE;
-    if (s.fwdinv) mj->opt.enableflags |= mjENBL_FWDINV;
-    mjd = MakeMujocoData(mj.get());
     Config config;
+    mj->opt.disableflags |= mjDSBL_CONTACT;
     config.flags["contact"] = false;
-    if (s.fwdinv) config.flags["fwdinv"] = true;
-    config.solver = s.solver;
-    config.tolerance = s.tolerance;
-    config.iterations = s.iterations;
-    config.cone = s.cone;
-    config.jacobian = s.jacobian;
+    ApplySolverSetup(s, mj->opt, config);
+    mjd = MakeMujocoData(mj.get());
     engine = std::make_unique<Engine>(LoadModel(path), config);
     d = engine->MakeData();
-  }
-
-  // MuJoCo's inputs of forward dynamics into Gauss, including the solver's warmstart. Call it
-  // before mj_forward: MuJoCo overwrites qacc_warmstart with the solution it finds.
-  void CopyInputs() {
-    const mjModel* m = mj.get();
-    d.time = mjd->time;
-    std::copy_n(mjd->qpos, m->nq, d.qpos.begin());
-    std::copy_n(mjd->qvel, m->nv, d.qvel.begin());
-    std::copy_n(mjd->act, m->na, d.act.begin());
-    std::copy_n(mjd->ctrl, m->nu, d.ctrl.begin());
-    std::copy_n(mjd->qfrc_applied, m->nv, d.qfrc_applied.begin());
-    std::copy_n(mjd->xfrc_applied, 6 * m->nbody, d.xfrc_applied.begin());
-    std::copy_n(mjd->qacc_warmstart, m->nv, d.qacc_warmstart.begin());
   }
 };
 
@@ -166,6 +156,138 @@ inline std::vector<std::string> ConstraintModels() {
     if (path.find("swimmer") == std::string::npos) out.push_back(path);
   }
   return out;
+}
+
+// Row i of Gauss's Jacobian as a dense vector (dense or CSR storage).
+inline std::vector<double> GaussJacobianRow(const Model& m, const Data& d, int i) {
+  std::vector<double> row(m.nv, 0.0);
+  if (!d.efc_J_rownnz.empty()) {
+    for (int p = d.efc_J_rowadr[i]; p < d.efc_J_rowadr[i] + d.efc_J_rownnz[i]; ++p) {
+      row[d.efc_J_colind[p]] = d.efc_J[p];
+    }
+  } else {
+    std::copy_n(d.efc_J.begin() + static_cast<long>(i) * m.nv, m.nv, row.begin());
+  }
+  return row;
+}
+
+// Index of the largest relative error |a - b| / max(1, |b|).
+inline int WorstIndex(const double* a, const double* b, int n) {
+  int worst = 0;
+  double value = -1;
+  for (int i = 0; i < n; ++i) {
+    const double e = std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i]));
+    if (e > value) {
+      value = e;
+      worst = i;
+    }
+  }
+  return worst;
+}
+
+// "type:id type:id ..." of a row list, for failure messages.
+inline std::string RowList(const int* type, const int* id, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += std::to_string(type[i]) + ":" + std::to_string(id[i]) + " ";
+  return out;
+}
+
+// The same rows on both sides at state s: nefc, ne, nf, then efc_type and efc_id row by row.
+// False (after reporting) at the first mismatch, so that the caller can stop.
+inline bool SameRows(const Data& d, const mjData* md, int s) {
+  const int n = md->nefc;
+  EXPECT_EQ(d.nefc, n) << "state " << s << "\n  gauss rows (type:id) "
+                       << RowList(d.efc_type.data(), d.efc_id.data(), d.nefc)
+                       << "\n  mujoco rows (type:id) " << RowList(md->efc_type, md->efc_id, n);
+  EXPECT_EQ(d.ne, md->ne) << "state " << s;
+  EXPECT_EQ(d.nf, md->nf) << "state " << s;
+  if (d.nefc != n || d.ne != md->ne || d.nf != md->nf) return false;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(d.efc_type[i], md->efc_type[i]) << "state " << s << " row " << i;
+    EXPECT_EQ(d.efc_id[i], md->efc_id[i]) << "state " << s << " row " << i;
+    if (d.efc_type[i] != md->efc_type[i] || d.efc_id[i] != md->efc_id[i]) return false;
+  }
+  return true;
+}
+
+// Largest relative error of each compared quantity over all states.
+struct Worst {
+  std::map<std::string, double> error;
+  void Update(const std::string& name, double value) { error[name] = std::max(error[name], value); }
+};
+
+// Row quantities of both sides, compared after SameRows: name, Gauss's values, MuJoCo's, count
+// (nefc, or 4 nefc for efc_KBIP).
+using RowFields = std::vector<std::tuple<const char*, const double*, const double*, int>>;
+
+// The row parameters every cross-check compares: efc_pos, efc_margin, efc_R, efc_D, efc_KBIP,
+// efc_vel, efc_aref.
+inline RowFields RowParameterFields(const Data& d, const mjData* md) {
+  const int n = md->nefc;
+  return {{"efc_pos", d.efc_pos.data(), md->efc_pos, n},
+          {"efc_margin", d.efc_margin.data(), md->efc_margin, n},
+          {"efc_R", d.efc_R.data(), md->efc_R, n},
+          {"efc_D", d.efc_D.data(), md->efc_D, n},
+          {"efc_KBIP", d.efc_KBIP.data(), md->efc_KBIP, 4 * n},
+          {"efc_vel", d.efc_vel.data(), md->efc_vel, n},
+          {"efc_aref", d.efc_aref.data(), md->efc_aref, n}};
+}
+
+// Each of `fields`, then efc_J (Gauss's rows from either storage), to `tolerance` in relative
+// error at state s, recording the worst of each; false when any exceeds the tolerance.
+inline bool CompareRowValues(const ReferencePair& p, int s, const RowFields& fields,
+                             double tolerance, Worst& worst) {
+  const mjModel* m = p.mj.get();
+  const mjData* md = p.mjd.get();
+  const Data& d = p.d;
+  const int n = md->nefc;
+  bool ok = true;
+  for (const auto& [name, a, b, count] : fields) {
+    const double err = MaxRelError(a, b, count);
+    worst.Update(name, err);
+    const int k = WorstIndex(a, b, count);
+    EXPECT_LE(err, tolerance) << name << ", state " << s << ", element " << k << " (row type "
+                              << (count == n ? md->efc_type[k] : md->efc_type[k / 4])
+                              << "): gauss " << (count ? a[k] : 0) << " mujoco "
+                              << (count ? b[k] : 0);
+    ok = ok && err <= tolerance;
+  }
+  double jerr = 0;
+  int jrow = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::vector<double> row = GaussJacobianRow(p.engine->model(), d, i);
+    const double e = MaxRelError(row.data(), md->efc_J + static_cast<long>(i) * m->nv, m->nv);
+    if (e > jerr) {
+      jerr = e;
+      jrow = i;
+    }
+  }
+  worst.Update("efc_J", jerr);
+  EXPECT_LE(jerr, tolerance) << "efc_J, state " << s << " row " << jrow << " (type "
+                             << md->efc_type[jrow] << ")";
+  return ok && jerr <= tolerance;
+}
+
+// The solution at state s: qacc, efc_force and qfrc_constraint to `tolerance` in relative error
+// (the worst recorded), and both newton solvers stopped by their tolerance before `iterations`.
+// False when a value exceeds the tolerance.
+inline bool CompareSolution(const ReferencePair& p, int s, int iterations, double tolerance,
+                            Worst& worst) {
+  const mjModel* m = p.mj.get();
+  const mjData* md = p.mjd.get();
+  const Data& d = p.d;
+  const double qacc = MaxRelError(d.qacc.data(), md->qacc, m->nv);
+  const double force = MaxRelError(d.efc_force.data(), md->efc_force, md->nefc);
+  const double qfrc = MaxRelError(d.qfrc_constraint.data(), md->qfrc_constraint, m->nv);
+  worst.Update("qacc", qacc);
+  worst.Update("efc_force", force);
+  worst.Update("qfrc_constraint", qfrc);
+  EXPECT_LE(qacc, tolerance) << "qacc, state " << s << " (ncon " << md->ncon << ")";
+  EXPECT_LE(force, tolerance) << "efc_force, state " << s;
+  EXPECT_LE(qfrc, tolerance) << "qfrc_constraint, state " << s;
+  EXPECT_LT(d.solver_iter, iterations) << "Gauss newton did not converge, state " << s;
+  EXPECT_LT(md->solver_iter, iterations) << "MuJoCo newton did not converge, state " << s;
+  return qacc <= tolerance && force <= tolerance && qfrc <= tolerance;
 }
 
 // A readable test name from a model path ("constraints_limits", "gymnasium_ant", ...).

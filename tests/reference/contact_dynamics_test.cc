@@ -40,96 +40,26 @@ constexpr double kRowTolerance = 1e-10;   // assembled rows and their parameters
 constexpr double kSolveTolerance = 1e-6;  // qacc, efc_force, qfrc_constraint
 constexpr int kStates = 100;
 
-// The same model on both sides with contacts enabled and the same solver settings.
-struct ContactPair {
-  MjModelPtr mj;
-  MjDataPtr mjd;
+// The same model on both sides with contacts enabled and the same solver settings; its
+// CopyInputs(/*warmstart=*/true) goes before mj_forward.
+struct ContactPair : ReferencePair {
   MjDataPtr sim;  // MuJoCo data used to sample states by simulation
-  std::unique_ptr<Engine> engine;
-  Data d;
 
   ContactPair(const std::string& path, const SolverSetup& s, const std::string& integrator) {
     mj = LoadMujoco(path);
     if (!mj) return;
-    mj->opt.solver = MujocoSolver(s.solver);
-    mj->opt.tolerance = s.tolerance;
-    mj->opt.iterations = s.iterations;
-    mj->opt.cone = s.cone == Cone::kElliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
-    mj->opt.jacobian = mjJAC_DENSE;
-    if (!integrator.empty()) mj->opt.integrator = integrator == "rk4" ? mjINT_RK4 : mjINT_EULER;
+    Config config;
+    ApplySolverSetup(s, mj->opt, config);
+    if (!integrator.empty()) {
+      mj->opt.integrator = integrator == "rk4" ? mjINT_RK4 : mjINT_EULER;
+      config.integrator = integrator;
+    }
     mjd = MakeMujocoData(mj.get());
     sim = MakeMujocoData(mj.get());
-    Config config;
-    config.solver = s.solver;
-    config.tolerance = s.tolerance;
-    config.iterations = s.iterations;
-    config.cone = s.cone;
-    config.jacobian = s.jacobian;
-    if (!integrator.empty()) config.integrator = integrator;
     engine = std::make_unique<Engine>(LoadModel(path), config);
     d = engine->MakeData();
   }
-
-  // MuJoCo's inputs of forward dynamics into Gauss (warmstart included); call before mj_forward.
-  void CopyInputs() {
-    const mjModel* m = mj.get();
-    d.time = mjd->time;
-    std::copy_n(mjd->qpos, m->nq, d.qpos.begin());
-    std::copy_n(mjd->qvel, m->nv, d.qvel.begin());
-    std::copy_n(mjd->act, m->na, d.act.begin());
-    std::copy_n(mjd->ctrl, m->nu, d.ctrl.begin());
-    std::copy_n(mjd->qfrc_applied, m->nv, d.qfrc_applied.begin());
-    std::copy_n(mjd->xfrc_applied, 6 * m->nbody, d.xfrc_applied.begin());
-    std::copy_n(mjd->qacc_warmstart, m->nv, d.qacc_warmstart.begin());
-  }
 };
-
-// Random controls within their ranges.
-void RandomControls(const mjModel* m, mjData* d, std::mt19937_64& gen) {
-  std::normal_distribution<double> nd(0, 1);
-  std::uniform_real_distribution<double> ud(0, 1);
-  for (int i = 0; i < m->nu; ++i) {
-    const double* r = m->actuator_ctrlrange + 2 * i;
-    d->ctrl[i] = m->actuator_ctrllimited[i] ? r[0] + (r[1] - r[0]) * ud(gen) : nd(gen);
-  }
-}
-
-// Placed state: free joints at random horizontal offsets, heights between -0.1 and 1.5 times
-// the initial one (so that many geoms touch or penetrate the floor) and random orientations;
-// vertical root slides of the planar models dropped by up to 1.5; other joints uniform in their
-// range when limited, else around qpos0; qvel N(0,1); random controls.
-void PlacedState(const mjModel* m, mjData* d, std::mt19937_64& gen) {
-  std::normal_distribution<double> nd(0, 1);
-  std::uniform_real_distribution<double> ud(0, 1);
-  mj_resetData(m, d);
-  for (int j = 0; j < m->njnt; ++j) {
-    double* q = d->qpos + m->jnt_qposadr[j];
-    const double* range = m->jnt_range + 2 * j;
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        q[0] += 0.3 * nd(gen);
-        q[1] += 0.3 * nd(gen);
-        q[2] = m->qpos0[m->jnt_qposadr[j] + 2] * (1.5 * ud(gen)) - 0.1;
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
-        mju_normalize4(q);
-        break;
-      case mjJNT_SLIDE:
-        if (!m->jnt_limited[j] && std::fabs(m->jnt_axis[3 * j + 2]) > 0.9) {
-          q[0] = -1.5 * ud(gen) + 0.2;  // planar root: drop it onto the floor
-          break;
-        }
-        [[fallthrough]];
-      default:
-        q[0] = m->jnt_limited[j] ? range[0] + (range[1] - range[0]) * ud(gen)
-                                 : q[0] + 0.5 * nd(gen);
-    }
-  }
-  for (int i = 0; i < m->nv; ++i) d->qvel[i] = nd(gen);
-  RandomControls(m, d, gen);
-}
 
 int WarningTotal(const mjData* d) {
   int n = 0;
@@ -162,33 +92,6 @@ void SimulatedState(const mjModel* m, mjData* sim, mjData* d, std::mt19937_64& g
   std::copy_n(sim->qacc_warmstart, m->nv, d->qacc_warmstart);
 }
 
-// Row i of Gauss's Jacobian as a dense vector (dense or CSR storage).
-std::vector<double> GaussJacobianRow(const Model& m, const Data& d, int i) {
-  std::vector<double> row(m.nv, 0.0);
-  if (!d.efc_J_rownnz.empty()) {
-    for (int p = d.efc_J_rowadr[i]; p < d.efc_J_rowadr[i] + d.efc_J_rownnz[i]; ++p) {
-      row[d.efc_J_colind[p]] = d.efc_J[p];
-    }
-  } else {
-    std::copy_n(d.efc_J.begin() + static_cast<long>(i) * m.nv, m.nv, row.begin());
-  }
-  return row;
-}
-
-// Index of the largest relative error.
-int WorstIndex(const double* a, const double* b, int n) {
-  int worst = 0;
-  double value = -1;
-  for (int i = 0; i < n; ++i) {
-    const double e = std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i]));
-    if (e > value) {
-      value = e;
-      worst = i;
-    }
-  }
-  return worst;
-}
-
 std::string ContactList(const Data& d, const mjData* md) {
   std::ostringstream out;
   for (int i = 0; i < std::max(d.ncon, md->ncon); ++i) {
@@ -205,14 +108,8 @@ std::string ContactList(const Data& d, const mjData* md) {
   return out.str();
 }
 
-struct Worst {
-  std::map<std::string, double> error;
-  void Update(const std::string& name, double value) { error[name] = std::max(error[name], value); }
-};
-
 // Contacts, rows and parameters; false (after reporting) at the first mismatch.
 bool CompareRows(const ContactPair& p, int s, Worst& worst) {
-  const mjModel* m = p.mj.get();
   const mjData* md = p.mjd.get();
   const Data& d = p.d;
   EXPECT_EQ(d.ncon, md->ncon) << "state " << s << ContactList(d, md);
@@ -224,67 +121,8 @@ bool CompareRows(const ContactPair& p, int s, Worst& worst) {
     EXPECT_TRUE(same) << "state " << s << " contact " << k << ContactList(d, md);
     if (!same) return false;
   }
-  const int n = md->nefc;
-  EXPECT_EQ(d.nefc, n) << "state " << s;
-  EXPECT_EQ(d.ne, md->ne) << "state " << s;
-  EXPECT_EQ(d.nf, md->nf) << "state " << s;
-  if (d.nefc != n || d.ne != md->ne || d.nf != md->nf) return false;
-  for (int i = 0; i < n; ++i) {
-    EXPECT_EQ(d.efc_type[i], md->efc_type[i]) << "state " << s << " row " << i;
-    EXPECT_EQ(d.efc_id[i], md->efc_id[i]) << "state " << s << " row " << i;
-    if (d.efc_type[i] != md->efc_type[i] || d.efc_id[i] != md->efc_id[i]) return false;
-  }
-  const std::vector<std::tuple<const char*, const double*, const double*, int>> fields = {
-      {"efc_pos", d.efc_pos.data(), md->efc_pos, n},
-      {"efc_margin", d.efc_margin.data(), md->efc_margin, n},
-      {"efc_R", d.efc_R.data(), md->efc_R, n},
-      {"efc_D", d.efc_D.data(), md->efc_D, n},
-      {"efc_KBIP", d.efc_KBIP.data(), md->efc_KBIP, 4 * n},
-      {"efc_vel", d.efc_vel.data(), md->efc_vel, n},
-      {"efc_aref", d.efc_aref.data(), md->efc_aref, n}};
-  bool ok = true;
-  for (const auto& [name, a, b, count] : fields) {
-    const double err = MaxRelError(a, b, count);
-    worst.Update(name, err);
-    const int k = WorstIndex(a, b, count);
-    EXPECT_LE(err, kRowTolerance) << name << ", state " << s << ", element " << k << " (row type "
-                                  << (count == n ? md->efc_type[k] : md->efc_type[k / 4])
-                                  << "): gauss " << (count ? a[k] : 0) << " mujoco "
-                                  << (count ? b[k] : 0);
-    ok = ok && err <= kRowTolerance;
-  }
-  double jerr = 0;
-  int jrow = 0;
-  for (int i = 0; i < n; ++i) {
-    const std::vector<double> row = GaussJacobianRow(p.engine->model(), d, i);
-    const double e = MaxRelError(row.data(), md->efc_J + static_cast<long>(i) * m->nv, m->nv);
-    if (e > jerr) {
-      jerr = e;
-      jrow = i;
-    }
-  }
-  worst.Update("efc_J", jerr);
-  EXPECT_LE(jerr, kRowTolerance) << "efc_J, state " << s << " row " << jrow << " (type "
-                                 << md->efc_type[jrow] << ")";
-  return ok && jerr <= kRowTolerance;
-}
-
-bool CompareSolution(const ContactPair& p, int s, int iterations, Worst& worst) {
-  const mjModel* m = p.mj.get();
-  const mjData* md = p.mjd.get();
-  const Data& d = p.d;
-  const double qacc = MaxRelError(d.qacc.data(), md->qacc, m->nv);
-  const double force = MaxRelError(d.efc_force.data(), md->efc_force, md->nefc);
-  const double qfrc = MaxRelError(d.qfrc_constraint.data(), md->qfrc_constraint, m->nv);
-  worst.Update("qacc", qacc);
-  worst.Update("efc_force", force);
-  worst.Update("qfrc_constraint", qfrc);
-  EXPECT_LE(qacc, kSolveTolerance) << "qacc, state " << s << " (ncon " << md->ncon << ")";
-  EXPECT_LE(force, kSolveTolerance) << "efc_force, state " << s;
-  EXPECT_LE(qfrc, kSolveTolerance) << "qfrc_constraint, state " << s;
-  EXPECT_LT(d.solver_iter, iterations) << "Gauss newton did not converge, state " << s;
-  EXPECT_LT(md->solver_iter, iterations) << "MuJoCo newton did not converge, state " << s;
-  return qacc <= kSolveTolerance && force <= kSolveTolerance && qfrc <= kSolveTolerance;
+  if (!SameRows(d, md, s)) return false;
+  return CompareRowValues(p, s, RowParameterFields(d, md), kRowTolerance, worst);
 }
 
 // The models whose contacts the primitive colliders handle completely: the pile adds box-box,
@@ -313,15 +151,15 @@ TEST_P(ContactForward, RowsAndNewtonSolutionMatchMujocoAt100States) {
   std::map<int, int> condims;
   for (int s = 0; s < kStates; ++s) {
     if (s % 2 == 0) {
-      PlacedState(p.mj.get(), p.mjd.get(), gen);
+      PlacedState(p.mj.get(), p.mjd.get(), gen, /*motion=*/true);
     } else {
       SimulatedState(p.mj.get(), p.sim.get(), p.mjd.get(), gen);
     }
-    p.CopyInputs();  // before mj_forward, which overwrites qacc_warmstart
+    p.CopyInputs(/*warmstart=*/true);  // before mj_forward, which overwrites qacc_warmstart
     mj_forward(p.mj.get(), p.mjd.get());
     p.engine->Forward(p.d);
     ASSERT_TRUE(CompareRows(p, s, worst)) << path;
-    ASSERT_TRUE(CompareSolution(p, s, setup.iterations, worst)) << path;
+    ASSERT_TRUE(CompareSolution(p, s, setup.iterations, kSolveTolerance, worst)) << path;
     contacts += p.d.ncon;
     max_ncon = std::max(max_ncon, p.d.ncon);
     states_with_contacts += p.d.ncon > 0;
@@ -406,7 +244,7 @@ TEST_P(ContactTrajectory, HumanoidDroppedOnFloorAgreesOverFirst20EulerSteps) {
   double bottom = 1e9;
   for (int g = 1; g < m->ngeom; ++g) bottom = std::min(bottom, GeomBottom(m, md, g));
   md->qpos[2] += 0.005 - bottom;
-  p.CopyInputs();
+  p.CopyInputs(/*warmstart=*/true);
 
   constexpr int kSteps = 200, kAsserted = 20;
   constexpr double kQposTolerance = 1e-6;

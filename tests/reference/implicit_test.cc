@@ -15,12 +15,7 @@
 namespace gauss::test {
 namespace {
 
-struct ImplicitPair {
-  MjModelPtr mj;
-  MjDataPtr mjd;
-  std::unique_ptr<Engine> engine;
-  Data d;
-
+struct ImplicitPair : ReferencePair {
   ImplicitPair(const std::string& path, bool contacts) {
     mj = LoadMujoco(path);
     if (!mj) return;
@@ -68,7 +63,7 @@ std::vector<std::string> ImplicitModels() {
                                   TestModel("gyro_pendulum.xml"),
                                   MujocoSampleModel("humanoid/humanoid.xml")};
   for (const char* name : {"ant", "half_cheetah", "hopper", "walker2d", "humanoid", "inverted_pendulum",
-                           "inverted_double_pendulum", "reacher", "pusher"}) {
+                           "inverted_double_pendulum", "reacher", "pusher", "swimmer"}) {
     out.push_back(SharedModel(std::string("gymnasium/") + name + ".xml"));
   }
   return out;
@@ -83,10 +78,7 @@ TEST(ImplicitContacts, HumanoidStepsAgreeAndDivergenceTimeIsReported) {
   double worst_step = 0;
   for (int k = 0; k < 300; ++k) {
     r.engine->Reset(r.d);
-    std::copy_n(r.mjd->qpos, r.mj->nq, r.d.qpos.begin());
-    std::copy_n(r.mjd->qvel, r.mj->nv, r.d.qvel.begin());
-    std::copy_n(r.mjd->qacc_warmstart, r.mj->nv, r.d.qacc_warmstart.begin());
-    r.d.time = r.mjd->time;
+    r.CopyInputs(/*warmstart=*/true);
     mj_step(r.mj.get(), r.mjd.get());
     r.engine->Step(r.d);
     for (int i = 0; i < r.mj->nq; ++i) {

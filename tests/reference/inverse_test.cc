@@ -64,7 +64,7 @@ TEST_P(InverseReference, InverseMatchesMujocoAndRecoversAppliedForces) {
   for (int s = 0; s < kStates; ++s) {
     // every state gets applied forces here (the generator sets them on odd states only)
     RandomConstraintState(m, md, gen, 2 * s + 1);
-    p.CopyInputs();
+    p.CopyInputs(/*warmstart=*/true);
     mj_forward(m, md);
     p.engine->Forward(p.d);
     ASSERT_EQ(p.d.nefc, md->nefc) << "state " << s;
@@ -134,7 +134,7 @@ TEST(FwdinvReference, FwdinvFlagMeasuresForwardSolverError) {
   int states = 0;
   for (int s = 0; s < 30; ++s) {
     RandomConstraintState(newton.mj.get(), newton.mjd.get(), gen, 3 * s);  // violating states
-    newton.CopyInputs();
+    newton.CopyInputs(/*warmstart=*/true);
     mj_forward(newton.mj.get(), newton.mjd.get());
     newton.engine->Forward(newton.d);
     if (newton.d.nefc < 5) continue;

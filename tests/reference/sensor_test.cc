@@ -37,57 +37,27 @@ namespace {
 
 constexpr double kSensorTol = 1e-6;
 
-// Random state around qpos0: joint offsets of `spread` (free-body translations of
-// `translation`, heights around `free_z` when it is >= 0), rotations perturbed by `turn` (ball
-// and free quaternions), velocities of standard deviation `speed`, controls in range, and
-// applied forces when `forces`.
-struct StateSpread {
-  double spread = 0.5, translation = 0.5, turn = 10, speed = 2, free_z = -1;
-};
-
-void RandomState(const mjModel* m, mjData* d, std::mt19937_64& gen, bool forces,
-                 const StateSpread& s) {
-  std::normal_distribution<double> nd(0, 1);
-  std::uniform_real_distribution<double> ud(0, 1);
-  mj_resetData(m, d);
-  for (int j = 0; j < m->njnt; ++j) {
-    double* q = d->qpos + m->jnt_qposadr[j];
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        for (int c = 0; c < 3; ++c) q[c] += s.translation * nd(gen);
-        if (s.free_z >= 0) q[2] = s.free_z + s.translation * nd(gen);
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] += s.turn * nd(gen);
-        mju_normalize4(q);
-        break;
-      default:
-        q[0] += s.spread * nd(gen);
-    }
-  }
-  for (int i = 0; i < m->nv; ++i) d->qvel[i] = s.speed * nd(gen);
-  for (int i = 0; i < m->na; ++i) d->act[i] = nd(gen);
-  for (int i = 0; i < m->nu; ++i) {
-    const double* r = m->actuator_ctrlrange + 2 * i;
-    d->ctrl[i] = m->actuator_ctrllimited[i] ? r[0] + (r[1] - r[0]) * ud(gen) : nd(gen);
-  }
-  d->time = 10 * ud(gen);
-  if (forces) {
-    for (int i = 0; i < m->nv; ++i) d->qfrc_applied[i] = nd(gen);
-    for (int i = 6; i < 6 * m->nbody; ++i) d->xfrc_applied[i] = nd(gen);
-  }
+// The random states of the sensor tests (RandomState): around qpos0 with ball and free
+// quaternions perturbed by 10 N(0,1) per component, velocities 2 N(0,1), activations, controls,
+// the time, and applied forces when `forces`.
+RandomStateOptions WideState(bool forces) {
+  RandomStateOptions o;
+  o.turn = 10;
+  o.act = true;
+  o.time = true;
+  o.forces = forces;
+  return o;
 }
 
-// MuJoCo's integration inputs into a reset Gauss Data (zero warmstart on both sides).
-void CopyInputs(const mjModel* m, const mjData* mjd, Data& d) {
-  d.time = mjd->time;
-  std::copy_n(mjd->qpos, m->nq, d.qpos.begin());
-  std::copy_n(mjd->qvel, m->nv, d.qvel.begin());
-  std::copy_n(mjd->act, m->na, d.act.begin());
-  std::copy_n(mjd->ctrl, m->nu, d.ctrl.begin());
-  std::copy_n(mjd->qfrc_applied, m->nv, d.qfrc_applied.begin());
-  std::copy_n(mjd->xfrc_applied, 6 * m->nbody, d.xfrc_applied.begin());
+// Near rest, for contact models: free bodies translated by 0.03 N(0,1) (heights around free_z
+// when it is >= 0), quaternions perturbed by 0.15 N(0,1), velocities 0.5 N(0,1).
+RandomStateOptions NearRestState(bool forces, double free_z) {
+  RandomStateOptions o = WideState(forces);
+  o.translation = 0.03;
+  o.turn = 0.15;
+  o.speed = 0.5;
+  o.free_z = free_z;
+  return o;
 }
 
 // Worst relative error per sensor type over all states.
@@ -127,12 +97,8 @@ class Errors {
 
 // ---------------------------------------------------------------- full pipeline
 
-struct Pipeline {
-  MjModelPtr mj;
-  MjDataPtr mjd;
-  std::unique_ptr<Engine> engine;
-  Data d;
-
+// Inputs copied into a reset Gauss Data: zero warmstart on both sides.
+struct Pipeline : ReferencePair {
   Pipeline(const std::string& path, const Config& config) {
     mj = LoadMujoco(path);
     if (!mj) return;
@@ -152,10 +118,10 @@ TEST(SensorReference, EverySensorTypeMatchesMujocoThroughForward) {
   double worst_subtree = 0, worst_rne = 0, worst_qacc = 0;
   int limit_rows = 0, range_hits = 0;
   for (int s = 0; s < 100; ++s) {
-    RandomState(p.mj.get(), p.mjd.get(), gen, s % 2 == 1, StateSpread());
+    RandomState(p.mj.get(), p.mjd.get(), gen, WideState(s % 2 == 1));
     mj_forward(p.mj.get(), p.mjd.get());
     p.engine->Reset(p.d);
-    CopyInputs(p.mj.get(), p.mjd.get(), p.d);
+    p.CopyInputs(/*warmstart=*/false);
     p.engine->Forward(p.d);
     limit_rows += p.d.nefc - p.d.ne;
     for (int k = 0; k < model.nsensor; ++k) {
@@ -203,10 +169,10 @@ TEST(SensorReference, RayMatchesMujocoOnRandomRays) {
   int hits = 0, misses = 0;
   std::vector<int> hit_types(kNumGeomTypes, 0);
   for (int s = 0; s < 100; ++s) {
-    RandomState(p.mj.get(), p.mjd.get(), gen, false, StateSpread());
+    RandomState(p.mj.get(), p.mjd.get(), gen, WideState(false));
     mj_forward(p.mj.get(), p.mjd.get());
     p.engine->Reset(p.d);
-    CopyInputs(p.mj.get(), p.mjd.get(), p.d);
+    p.CopyInputs(/*warmstart=*/false);
     p.engine->Forward(p.d);
     for (int r = 0; r < 50; ++r) {
       const double pnt[3] = {ud(gen), ud(gen), ud(gen)};
@@ -253,12 +219,11 @@ TEST(SensorReference, ContactSensorsMatchMujocoThroughForward) {
     ASSERT_TRUE(p->mj);
     std::mt19937_64 gen(11);
     Errors errors;
-    StateSpread spread{0.5, 0.03, 0.15, 0.5};
     for (int s = 0; s < 100; ++s) {
-      RandomState(p->mj.get(), p->mjd.get(), gen, s % 2 == 1, spread);
+      RandomState(p->mj.get(), p->mjd.get(), gen, NearRestState(s % 2 == 1, -1));
       mj_forward(p->mj.get(), p->mjd.get());
       p->engine->Reset(p->d);
-      CopyInputs(p->mj.get(), p->mjd.get(), p->d);
+      p->CopyInputs(/*warmstart=*/false);
       p->engine->Forward(p->d);
       errors.Add(p->engine->model(), p->d.sensordata.data(), p->mjd->sensordata);
     }
@@ -333,10 +298,10 @@ void CheckOnMujocoConstraints(const std::string& path, mjtCone cone, double free
   double worst_ext = 0;
   int contacts = 0, touching = 0;
   for (int s = 0; s < 100; ++s) {
-    RandomState(mj.get(), mjd.get(), gen, s % 2 == 1, StateSpread{0.5, 0.03, 0.15, 0.5, free_z});
+    RandomState(mj.get(), mjd.get(), gen, NearRestState(s % 2 == 1, free_z));
     mj_forward(mj.get(), mjd.get());
     engine.Reset(d);
-    CopyInputs(mj.get(), mjd.get(), d);
+    CopyForwardInputs(mj.get(), mjd.get(), d, /*warmstart=*/false);
     engine.Forward(d);
     CopyConstraintState(mj.get(), mjd.get(), d);
     for (Stage stage : {Stage::kPosition, Stage::kVelocity, Stage::kAcceleration}) {

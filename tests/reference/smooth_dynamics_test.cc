@@ -20,12 +20,7 @@ namespace gauss::test {
 namespace {
 
 // A contact-free pair: the same file loaded by MuJoCo and by Gauss, constraints disabled.
-struct Pair {
-  MjModelPtr mj;
-  MjDataPtr mjd;
-  std::unique_ptr<Engine> engine;
-  Data d;
-
+struct Pair : ReferencePair {
   Pair(const std::string& path, const std::string& integrator) {
     mj = LoadMujoco(path);
     if (!mj) return;
@@ -38,51 +33,7 @@ struct Pair {
     engine = std::make_unique<Engine>(LoadModel(path), config);
     d = engine->MakeData();
   }
-
-  // Copies MuJoCo's integration inputs into Gauss.
-  void CopyState() {
-    const mjModel* m = mj.get();
-    d.time = mjd->time;
-    std::copy_n(mjd->qpos, m->nq, d.qpos.begin());
-    std::copy_n(mjd->qvel, m->nv, d.qvel.begin());
-    std::copy_n(mjd->act, m->na, d.act.begin());
-    std::copy_n(mjd->ctrl, m->nu, d.ctrl.begin());
-    std::copy_n(mjd->qfrc_applied, m->nv, d.qfrc_applied.begin());
-    std::copy_n(mjd->xfrc_applied, 6 * m->nbody, d.xfrc_applied.begin());
-  }
 };
-
-// Random state: joints around qpos0 (unit quaternions for ball/free), velocities, controls
-// within their range, and (every other state) applied joint and Cartesian forces.
-void RandomState(const mjModel* m, mjData* d, std::mt19937_64& gen, bool forces) {
-  std::normal_distribution<double> nd(0, 1);
-  std::uniform_real_distribution<double> ud(0, 1);
-  mj_resetData(m, d);
-  for (int j = 0; j < m->njnt; ++j) {
-    double* q = d->qpos + m->jnt_qposadr[j];
-    switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        for (int c = 0; c < 3; ++c) q[c] += 0.5 * nd(gen);
-        q += 3;
-        [[fallthrough]];
-      case mjJNT_BALL:
-        for (int c = 0; c < 4; ++c) q[c] = nd(gen);
-        mju_normalize4(q);
-        break;
-      default:
-        q[0] += 0.5 * nd(gen);
-    }
-  }
-  for (int i = 0; i < m->nv; ++i) d->qvel[i] = 2 * nd(gen);
-  for (int i = 0; i < m->nu; ++i) {
-    const double* r = m->actuator_ctrlrange + 2 * i;
-    d->ctrl[i] = m->actuator_ctrllimited[i] ? r[0] + (r[1] - r[0]) * ud(gen) : nd(gen);
-  }
-  if (forces) {
-    for (int i = 0; i < m->nv; ++i) d->qfrc_applied[i] = nd(gen);
-    for (int i = 6; i < 6 * m->nbody; ++i) d->xfrc_applied[i] = nd(gen);
-  }
-}
 
 double MaxRel(const double* a, const double* b, int n) { return MaxRelError(a, b, n); }
 
@@ -104,9 +55,13 @@ TEST_P(SmoothDynamics, ForwardMatchesMujocoAt100RandomStates) {
   std::mt19937_64 gen(2022);
   double worst = 0, worst_bias = 0;
   for (int s = 0; s < 100; ++s) {
-    RandomState(p.mj.get(), p.mjd.get(), gen, s % 2 == 1);
+    // joints around qpos0 (random orientations), velocities, controls within their range, and
+    // (every other state) applied joint and Cartesian forces
+    RandomStateOptions random;
+    random.forces = s % 2 == 1;
+    RandomState(p.mj.get(), p.mjd.get(), gen, random);
     mj_forward(p.mj.get(), p.mjd.get());
-    p.CopyState();
+    p.CopyInputs(/*warmstart=*/false);
     p.engine->Forward(p.d);
     const int nv = p.mj->nv;
     worst = std::max(worst, MaxRel(p.d.qacc.data(), p.mjd->qacc, nv));
@@ -148,7 +103,7 @@ TEST_P(Trajectory, QposMatchesMujocoForFirst200Steps) {
   mj_resetData(p.mj.get(), p.mjd.get());
   for (int i = 0; i < p.mj->nv; ++i) p.mjd->qvel[i] = 0.5 * nd(gen);
   for (int i = 0; i < p.mj->nu; ++i) p.mjd->ctrl[i] = 0.3 * nd(gen);
-  p.CopyState();
+  p.CopyInputs(/*warmstart=*/false);
   double first200 = 0, all = 0;
   for (int k = 0; k < 1000; ++k) {
     mj_step(p.mj.get(), p.mjd.get());

@@ -27,6 +27,20 @@ enum class ConstraintType : int {
   kContactElliptic = 7,
 };
 
+// Rows whose force is one-sided (>= 0): limits, frictionless and pyramidal contact rows.
+inline bool IsOneSidedRow(int type) {
+  return type == static_cast<int>(ConstraintType::kLimitJoint) ||
+         type == static_cast<int>(ConstraintType::kLimitTendon) ||
+         type == static_cast<int>(ConstraintType::kContactFrictionless) ||
+         type == static_cast<int>(ConstraintType::kContactPyramidal);
+}
+
+// Friction-loss rows (dof or tendon): force bounded by +-frictionloss.
+inline bool IsFrictionLossRow(int type) {
+  return type == static_cast<int>(ConstraintType::kFrictionDof) ||
+         type == static_cast<int>(ConstraintType::kFrictionTendon);
+}
+
 // Which piece of the penalty a row is on at a given jar.
 enum class ConstraintState : int {
   kSatisfied = 0,   // zero force

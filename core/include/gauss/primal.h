@@ -1,10 +1,12 @@
 // Shared machinery of the primal constraint solvers (CG, Newton; spec eq. 8): evaluating the
-// cost and gradient at an acceleration, choosing the starting point, and the exact line search.
-// Third-party primal solvers can build on it.
+// cost and gradient at an acceleration, choosing the starting point, the exact line search, and
+// the scaffolding of the iteration (no rows, one step, statistics and convergence test, the
+// result). Third-party primal solvers can build on it.
 #pragma once
 
 #include "gauss/arena.h"
 #include "gauss/constraint.h"
+#include "gauss/solver.h"
 
 namespace gauss {
 
@@ -42,6 +44,26 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
 
 // Scale applied to costs and gradient norms in convergence tests: 1 / (meaninertia max(1,nv)).
 double PrimalScale(const ConstraintProblem& p);
+
+// nefc == 0: nothing to solve. qacc = qacc_smooth; converged after 0 iterations.
+SolverResult SolveWithoutConstraints(const ConstraintProblem& p, double* qacc);
+
+// One iteration's move along dir: Mdir = M dir and Jdir = J dir (caller's workspace, nv and
+// nefc), the exact line search, then pt.x += step dir and pt re-evaluated. Returns the cost
+// decrease of the move (PrimalDecrease).
+double PrimalStep(const ConstraintProblem& p, PrimalPoint& pt, const double* dir, double* Mdir,
+                  double* Jdir, Arena& arena);
+
+// After iteration `iter` reached pt with cost decrease `decrease`: trace[iter] (when trace is
+// given) = (cost, scaled gradient norm, scaled decrease), result.iterations = iter + 1. Returns
+// true, with result.converged, when the scaled decrease or gradient norm is below p.tolerance:
+// the solver stops.
+bool PrimalIterationConverged(const ConstraintProblem& p, const PrimalPoint& pt, double decrease,
+                              int iter, SolverIteration* trace, SolverResult& result);
+
+// pt => the solver's outputs: qacc (nv) = pt.x, force (nefc) = pt.force.
+void CopyPrimalSolution(const ConstraintProblem& p, const PrimalPoint& pt, double* qacc,
+                        double* force);
 
 // d^2 s/djar^2 along jar-space direction v at jar (states from ConstraintCost): v' Hs v.
 double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const int* state,

@@ -1,9 +1,8 @@
 // `cg`: nonlinear conjugate gradient on the reduced primal problem (spec "CG"): search
 // directions from the M^-1-preconditioned gradient with the Polak-Ribiere-plus formula, and the
-// exact line search of gauss/primal.h. Cheaper per iteration than Newton (no factorization of
-// the Hessian), usually more iterations.
+// exact line search and iteration scaffolding of gauss/primal.h. Cheaper per iteration than
+// Newton (no factorization of the Hessian), usually more iterations.
 #include <algorithm>
-#include <cmath>
 
 #include "gauss/primal.h"
 #include "gauss/solver.h"
@@ -21,13 +20,9 @@ class CgSolver : public ConstraintSolver {
  protected:
   SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
                        SolverIteration* trace) const override {
+    if (p.nefc == 0) return SolveWithoutConstraints(p, qacc);
     const int nv = p.nv;
     SolverResult result;
-    if (p.nefc == 0) {
-      std::copy(p.qacc_smooth, p.qacc_smooth + nv, qacc);
-      result.converged = true;
-      return result;
-    }
     Arena& arena = d.arena;
     ArenaScope scope(arena);
     PrimalPoint pt;
@@ -38,7 +33,6 @@ class CgSolver : public ConstraintSolver {
     double* pgrad = arena.Doubles(nv);      // M^-1 grad at the current point
     double* pgrad_old = arena.Doubles(nv);  // ... at the previous point
     double* grad_old = arena.Doubles(nv);
-    const double scale = PrimalScale(p);
 
     StartPrimal(p, pt);
     std::copy(pt.grad, pt.grad + nv, pgrad);
@@ -46,24 +40,10 @@ class CgSolver : public ConstraintSolver {
     for (int i = 0; i < nv; ++i) dir[i] = -pgrad[i];
 
     for (int iter = 0; iter < p.iterations; ++iter) {
-      p.M->MulM(dir, Mdir);
-      MulJ(p, dir, Jdir);
-      const double step = PrimalLineSearch(p, pt, dir, Mdir, Jdir, arena);
-      const double decrease = PrimalDecrease(p, pt, dir, Mdir, Jdir, step, arena);
       std::copy(pt.grad, pt.grad + nv, grad_old);
       std::copy(pgrad, pgrad + nv, pgrad_old);
-      for (int i = 0; i < nv; ++i) pt.x[i] += step * dir[i];
-      EvaluatePrimal(p, pt);
-
-      double gnorm = 0;
-      for (int i = 0; i < nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
-      const SolverIteration it{pt.cost, scale * std::sqrt(gnorm), scale * decrease};
-      if (trace) trace[iter] = it;
-      result.iterations = iter + 1;
-      if (it.improvement < p.tolerance || it.gradient < p.tolerance) {
-        result.converged = true;
-        break;
-      }
+      const double decrease = PrimalStep(p, pt, dir, Mdir, Jdir, arena);
+      if (PrimalIterationConverged(p, pt, decrease, iter, trace, result)) break;
 
       // Polak-Ribiere-plus in the M^-1 metric: beta = g'(Pg - Pg_old) / g_old'Pg_old, >= 0
       std::copy(pt.grad, pt.grad + nv, pgrad);
@@ -76,8 +56,7 @@ class CgSolver : public ConstraintSolver {
       const double beta = den > 0 ? std::max(0.0, num / den) : 0;
       for (int i = 0; i < nv; ++i) dir[i] = -pgrad[i] + beta * dir[i];
     }
-    std::copy(pt.x, pt.x + nv, qacc);
-    std::copy(pt.force, pt.force + p.nefc, force);
+    CopyPrimalSolution(p, pt, qacc, force);
     return result;
   }
 };

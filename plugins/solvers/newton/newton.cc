@@ -1,8 +1,9 @@
 // `newton`: Newton's method on the reduced primal problem (spec "Newton"), with the exact
 // Hessian H = M + J' s''(jar) J (elliptic cone curvature included), a Cholesky factorization
-// of H (dense, or sparse L D L' when the Jacobian is sparse: hessian.h), and the exact line search shared with CG (gauss/primal.h). The cost is piecewise
+// of H (dense, or sparse L D L' when the Jacobian is sparse: hessian.h), and the exact line
+// search and iteration scaffolding shared with CG (gauss/primal.h). The cost is piecewise
 // quadratic for pyramidal cones, so Newton reaches the exact minimizer in a few iterations.
-#include <cmath>
+#include <algorithm>
 
 #include "hessian.h"
 
@@ -24,13 +25,9 @@ class NewtonSolver : public ConstraintSolver {
  protected:
   SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
                        SolverIteration* trace) const override {
+    if (p.nefc == 0) return SolveWithoutConstraints(p, qacc);
     const int nv = p.nv;
     SolverResult result;
-    if (p.nefc == 0) {
-      std::copy(p.qacc_smooth, p.qacc_smooth + nv, qacc);
-      result.converged = true;
-      return result;
-    }
     Arena& arena = d.arena;
     ArenaScope scope(arena);
     PrimalPoint pt;
@@ -38,7 +35,6 @@ class NewtonSolver : public ConstraintSolver {
     double* dir = arena.Doubles(nv);
     double* Mdir = arena.Doubles(nv);
     double* Jdir = arena.Doubles(p.nefc);
-    const double scale = PrimalScale(p);
 
     StartPrimal(p, pt);
     for (int iter = 0; iter < p.iterations; ++iter) {
@@ -49,25 +45,10 @@ class NewtonSolver : public ConstraintSolver {
       for (int i = 0; i < nv; ++i) dir[i] = -pt.grad[i];
       hessian.Solve(dir);
 
-      p.M->MulM(dir, Mdir);
-      MulJ(p, dir, Jdir);
-      const double step = PrimalLineSearch(p, pt, dir, Mdir, Jdir, arena);
-      const double decrease = PrimalDecrease(p, pt, dir, Mdir, Jdir, step, arena);
-      for (int i = 0; i < nv; ++i) pt.x[i] += step * dir[i];
-      EvaluatePrimal(p, pt);
-
-      double gnorm = 0;
-      for (int i = 0; i < nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
-      const SolverIteration it{pt.cost, scale * std::sqrt(gnorm), scale * decrease};
-      if (trace) trace[iter] = it;
-      result.iterations = iter + 1;
-      if (it.improvement < p.tolerance || it.gradient < p.tolerance) {
-        result.converged = true;
-        break;
-      }
+      const double decrease = PrimalStep(p, pt, dir, Mdir, Jdir, arena);
+      if (PrimalIterationConverged(p, pt, decrease, iter, trace, result)) break;
     }
-    std::copy(pt.x, pt.x + nv, qacc);
-    std::copy(pt.force, pt.force + p.nefc, force);
+    CopyPrimalSolution(p, pt, qacc, force);
     return result;
   }
 };

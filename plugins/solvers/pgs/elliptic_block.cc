@@ -15,11 +15,7 @@
 #include <cmath>
 
 namespace gauss {
-namespace {
 
-constexpr int kMaxDim = 6;
-
-// Cholesky solve of the k x k SPD system S x = r (S row-major, destroyed).
 void SolveSpd(double* S, int k, double* x, const double* r) {
   for (int j = 0; j < k; ++j) {
     double diag = S[j * k + j];
@@ -43,6 +39,10 @@ void SolveSpd(double* S, int k, double* x, const double* r) {
     x[i] = v / S[i * k + i];
   }
 }
+
+namespace {
+
+constexpr int kMaxDim = 6;
 
 struct Block {
   int dim = 0;

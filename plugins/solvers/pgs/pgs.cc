@@ -18,18 +18,6 @@ namespace {
 
 constexpr ConstraintType kContactElliptic = ConstraintType::kContactElliptic;
 
-bool IsNonNegative(int type) {
-  return type == static_cast<int>(ConstraintType::kLimitJoint) ||
-         type == static_cast<int>(ConstraintType::kLimitTendon) ||
-         type == static_cast<int>(ConstraintType::kContactFrictionless) ||
-         type == static_cast<int>(ConstraintType::kContactPyramidal);
-}
-
-bool IsFriction(int type) {
-  return type == static_cast<int>(ConstraintType::kFrictionDof) ||
-         type == static_cast<int>(ConstraintType::kFrictionTendon);
-}
-
 // 1/2 f'AR f + f'b
 double DualCost(const double* AR, const double* b, const double* f, int n) {
   double cost = 0;
@@ -157,9 +145,9 @@ class PgsSolver : public ConstraintSolver {
       const double* row = AR + static_cast<std::size_t>(i) * n;
       for (int j = 0; j < n; ++j) residual += row[j] * f[j];
       double value = f[i] - residual / row[i];
-      if (IsNonNegative(type)) {
+      if (IsOneSidedRow(type)) {
         value = std::max(0.0, value);
-      } else if (IsFriction(type)) {
+      } else if (IsFrictionLossRow(type)) {
         value = std::clamp(value, -p.frictionloss[i], p.frictionloss[i]);
       }
       const double step = value - f[i];
@@ -185,36 +173,16 @@ class PgsSolver : public ConstraintSolver {
   // converges far faster than row by row. Returns the dual cost change.
   static double MinimizeEqualityBlock(const double* AR, const double* b, double* f, int n, int a,
                                       int size) {
-    double A[36], r[6], step[6];
+    double A[36], r[6], minus_r[6], step[6];
     for (int i = 0; i < size; ++i) {
       const double* row = AR + static_cast<std::size_t>(a + i) * n;
       double residual = b[a + i];
       for (int j = 0; j < n; ++j) residual += row[j] * f[j];
       r[i] = residual;
+      minus_r[i] = -residual;
       for (int j = 0; j < size; ++j) A[i * size + j] = row[a + j];
     }
-    // Cholesky solve A step = -r
-    for (int j = 0; j < size; ++j) {
-      double diag = A[j * size + j];
-      for (int k = 0; k < j; ++k) diag -= A[j * size + k] * A[j * size + k];
-      const double l = std::sqrt(std::max(diag, 1e-300));
-      A[j * size + j] = l;
-      for (int i = j + 1; i < size; ++i) {
-        double v = A[i * size + j];
-        for (int k = 0; k < j; ++k) v -= A[i * size + k] * A[j * size + k];
-        A[i * size + j] = v / l;
-      }
-    }
-    for (int i = 0; i < size; ++i) {
-      double v = -r[i];
-      for (int k = 0; k < i; ++k) v -= A[i * size + k] * step[k];
-      step[i] = v / A[i * size + i];
-    }
-    for (int i = size - 1; i >= 0; --i) {
-      double v = step[i];
-      for (int k = i + 1; k < size; ++k) v -= A[k * size + i] * step[k];
-      step[i] = v / A[i * size + i];
-    }
+    SolveSpd(A, size, step, minus_r);  // A step = -r
     // the exact minimizer of a quadratic changes it by -1/2 step'A step = 1/2 step'r
     double change = 0;
     for (int i = 0; i < size; ++i) {

@@ -1,31 +1,15 @@
 // A step with spatial tendons (wrapping, pulleys), every transmission type, muscles, fluid
 // forces and a third-party actuator plugin performs no heap allocation: the kernel stages take
-// their temporaries from Data::arena and the plugins work in place. Checked with counting
-// replacements of the global allocation functions (this executable only).
+// their temporaries from Data::arena and the plugins work in place. Checked with the counting
+// replacement of the global allocation functions (support/alloc_counter.h).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 
 #include "gauss/engine.h"
 #include "gauss/mjcf.h"
+#include "support/alloc_counter.h"
 #include "support/test_support.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace gauss::test {
 namespace {
@@ -37,13 +21,14 @@ void ExpectNoAllocation(const std::shared_ptr<const Model>& model, const Config&
   for (int i = 0; i < model->nv; ++i) d.qvel[i] = 0.3 * ((i % 3) - 1);
   for (int a = 0; a < model->nu; ++a) d.ctrl[a] = 0.5;
   engine.Step(d);
-  const long before = g_allocations.load();
+  const long before = AllocationCount();
   for (int k = 0; k < 100; ++k) engine.Step(d);
-  EXPECT_EQ(g_allocations.load() - before, 0) << model->name << " " << model->opt.integrator;
+  EXPECT_EQ(AllocationCount() - before, 0) << model->name << " " << model->opt.integrator;
   EXPECT_LE(d.arena.peak(), d.arena.capacity());
 }
 
 TEST(ActuationAllocation, StepAllocatesNothing) {
+  if (!AllocationCountAvailable()) GTEST_SKIP() << AllocationCountUnavailable();
   for (const std::string& path :
        {TestModel("actuation_zoo.xml"), MujocoSampleModel("tendon_arm/arm26.xml"),
         SharedModel("gymnasium/swimmer.xml")}) {
@@ -57,6 +42,7 @@ TEST(ActuationAllocation, StepAllocatesNothing) {
 }
 
 TEST(ActuationAllocation, PluginActuatorStepAllocatesNothing) {
+  if (!AllocationCountAvailable()) GTEST_SKIP() << AllocationCountUnavailable();
   const std::string xml = R"(<mujoco><worldbody><body><joint name="w" axis="0 0 1"/>
       <geom type="cylinder" size=".1 .02"/></body></worldbody>
     <actuator><general joint="w" dyntype="dcmotor" dynprm="2 0.01 0.5"/></actuator></mujoco>)";

@@ -1,13 +1,11 @@
 // Collision detection with the `primitive` plugin performs no heap allocation: the broad phase
 // takes its temporaries from Data::arena and the narrow phase writes into the preallocated
-// contact buffer. Checked with counting replacements of the global allocation functions while
-// MuJoCo's 22 humanoids collide at random states (hundreds of contacts, the buffer filling up).
+// contact buffer. Checked with the counting replacement of the global allocation functions
+// (support/alloc_counter.h) while MuJoCo's 22 humanoids collide at random states (hundreds of
+// contacts, the buffer filling up).
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
-#include <cstdlib>
-#include <new>
 #include <random>
 
 #include "collision.h"
@@ -16,26 +14,14 @@
 #include "gauss/mjcf.h"
 #include "gauss/registry.h"
 #include "pipeline.h"
+#include "support/alloc_counter.h"
 #include "support/test_support.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace gauss {
 namespace {
 
 TEST(CollisionAllocation, NoHeapAllocationWithHundredsOfContacts) {
+  if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
   auto model = LoadModel(test::MujocoSampleModel("humanoid/22_humanoids.xml"));
   Data d;
   AllocateData(*model, d);
@@ -61,9 +47,9 @@ TEST(CollisionAllocation, NoHeapAllocationWithHundredsOfContacts) {
       }
     }
     Kinematics(*model, d);
-    const long before = g_allocations.load();
+    const long before = test::AllocationCount();
     Collision(*model, d, table);
-    EXPECT_EQ(g_allocations.load() - before, 0) << "state " << s << ", " << d.ncon << " contacts";
+    EXPECT_EQ(test::AllocationCount() - before, 0) << "state " << s << ", " << d.ncon << " contacts";
     most = std::max<long>(most, d.ncon);
     full += d.warning_count[static_cast<int>(Warning::kContactFull)];
   }
@@ -81,6 +67,7 @@ namespace {
 // The `ccd` plugin (MPR through libccd, mesh hulls, multiccd) allocates nothing either: libccd
 // works on the stack and the geoms it sees are copied into locals.
 TEST(CollisionAllocation, CcdPluginWithMeshesAndMulticcd) {
+  if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
   const std::string xml = R"(
 <mujoco>
   <compiler meshdir="meshes"/>
@@ -118,9 +105,9 @@ TEST(CollisionAllocation, CcdPluginWithMeshesAndMulticcd) {
       math::NormalizeQuat(q + 3);
     }
     Kinematics(*model, d);
-    const long before = g_allocations.load();
+    const long before = test::AllocationCount();
     Collision(*model, d, table);
-    EXPECT_EQ(g_allocations.load() - before, 0) << "state " << s << ", " << d.ncon << " contacts";
+    EXPECT_EQ(test::AllocationCount() - before, 0) << "state " << s << ", " << d.ncon << " contacts";
     total += d.ncon;
   }
   EXPECT_GT(total, 200) << "too few contacts to be a test";
