@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace gauss {
 
@@ -182,10 +183,14 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
 
 namespace {
 
-// Derivative and curvature of the cost along dir at step a.
+constexpr double kSlopeRoundoff = 4 * std::numeric_limits<double>::epsilon();
+
+// Derivative and curvature of the cost along dir at step a; `size` is the sum of the magnitudes
+// of the terms that make up d1, which bounds its round-off.
 struct Slope {
   double d1 = 0;
   double d2 = 0;
+  double size = 0;
 };
 
 Slope SlopeAt(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir, double dMd,
@@ -195,7 +200,11 @@ Slope SlopeAt(const ConstraintProblem& p, const PrimalPoint& pt, const double* J
   Slope s;
   // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
   s.d1 = dgrad_quad + a * dMd;
-  for (int i = 0; i < p.nefc; ++i) s.d1 -= force[i] * Jdir[i];
+  s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
+  for (int i = 0; i < p.nefc; ++i) {
+    s.d1 -= force[i] * Jdir[i];
+    s.size += std::fabs(force[i] * Jdir[i]);
+  }
   s.d2 = dMd + ConstraintCurvature(p, jar, state, Jdir);
   return s;
 }
@@ -223,7 +232,9 @@ double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const
   double a = -s0.d1 / s0.d2;
   for (int iter = 0; iter < 60; ++iter) {
     const Slope s = SlopeAt(p, pt, Jdir, dMd, dgrad_quad, a, jar, force, state);
-    if (std::fabs(s.d1) <= tol) return a;
+    // converged, or the slope is round-off: its terms cancel to a few ulps of their size, and
+    // bisecting on the sign of noise would only shrink the bracket to 1e-15 (tens of steps)
+    if (std::fabs(s.d1) <= tol || std::fabs(s.d1) <= kSlopeRoundoff * s.size) return a;
     if (s.d1 < 0) {
       lo = a;
     } else {

@@ -8,6 +8,7 @@
 //   N >= T            : inside the dual cone, no force;
 //   m2 N + T <= 0     : every row quadratic (the projection is the cone's tip);
 //   otherwise         : s = 1/2 D_normal / (1 + m2) (N - T)^2, force on the cone surface.
+#include <algorithm>
 #include <cmath>
 
 #include "gauss/constraint.h"
@@ -44,26 +45,159 @@ EllipticZone ClassifyElliptic(const ConstraintProblem& p, const Contact& c, cons
   return z;
 }
 
-// Calls fn(row_begin, row_count, nonzero columns) for a row's nonzeros: fn(col, value).
-template <class Fn>
-void ForEachNonzero(const ConstraintProblem& p, int row, Fn&& fn) {
+// One Jacobian row as its nonzeros: n (column, value) pairs with increasing columns. Sparse rows
+// point into the CSR arrays; dense rows are gathered into the caller's buffers.
+struct SparseRow {
+  int n = 0;
+  const int* cols = nullptr;
+  const double* values = nullptr;
+};
+
+// Rows of a dense Jacobian wider than this are walked column by column instead of gathered.
+constexpr int kMaxGather = 256;
+
+SparseRow RowNonzeros(const ConstraintProblem& p, int row, int* cols, double* values) {
+  SparseRow r;
+  if (!p.J) {
+    const int adr = p.J_rowadr[row];
+    r.n = p.J_rownnz[row];
+    r.cols = p.J_colind + adr;
+    r.values = p.J_sparse + adr;
+    return r;
+  }
+  const double* dense = p.J + static_cast<long>(row) * p.nv;
+  for (int c = 0; c < p.nv; ++c) {
+    if (dense[c] == 0) continue;
+    cols[r.n] = c;
+    values[r.n++] = dense[c];
+  }
+  r.cols = cols;
+  r.values = values;
+  return r;
+}
+
+// H (lower triangle) += w u' v for two rows u, v of J; u and v are the same row or rows of one
+// constraint. Dense rows are gathered first (a row of a 27-dof humanoid has ~10 nonzeros), so
+// the work is n_u n_v instead of nv^2 tests.
+void AddRowProduct(const ConstraintProblem& p, int row_u, int row_v, double w, double* H) {
+  const int nv = p.nv;
+  if (p.J && nv > kMaxGather) {
+    const double* u = p.J + static_cast<long>(row_u) * nv;
+    const double* v = p.J + static_cast<long>(row_v) * nv;
+    for (int a = 0; a < nv; ++a) {
+      if (u[a] == 0) continue;
+      const double wu = w * u[a];
+      for (int b = 0; b <= a; ++b) H[a * nv + b] += wu * v[b];
+    }
+    return;
+  }
+  int cols_u[kMaxGather], cols_v[kMaxGather];
+  double values_u[kMaxGather], values_v[kMaxGather];
+  const SparseRow u = RowNonzeros(p, row_u, cols_u, values_u);
+  const SparseRow v = row_v == row_u ? u : RowNonzeros(p, row_v, cols_v, values_v);
+  for (int q = 0; q < u.n; ++q) {
+    const int a = u.cols[q];
+    const double wu = w * u.values[q];
+    double* Ha = H + static_cast<long>(a) * nv;
+    for (int t = 0; t < v.n && v.cols[t] <= a; ++t) Ha[v.cols[t]] += wu * v.values[t];
+  }
+}
+
+// H (lower triangle) += J_c' Hc J_c for the k rows adr.. of one constraint (Hc k x k, k <= 6):
+// the rows are gathered once over the union of their columns (n), then Hc J_c (k x n) and the
+// n x n product, instead of k^2 row products.
+void AddBlockProduct(const ConstraintProblem& p, int adr, int k, const double* Hc, double* H) {
+  const int nv = p.nv;
+  if (p.J && nv > kMaxGather) {
+    for (int a = 0; a < k; ++a) {
+      for (int b = 0; b < k; ++b) AddRowProduct(p, adr + a, adr + b, Hc[a * k + b], H);
+    }
+    return;
+  }
+  // union of the rows' columns, increasing
+  int cols[kMaxGather];
+  int n = 0;
   if (p.J) {
-    const double* r = p.J + static_cast<long>(row) * p.nv;
-    for (int c = 0; c < p.nv; ++c) {
-      if (r[c] != 0) fn(c, r[c]);
+    for (int col = 0; col < nv; ++col) {
+      for (int r = 0; r < k; ++r) {
+        if (p.J[static_cast<long>(adr + r) * nv + col] != 0) {
+          cols[n++] = col;
+          break;
+        }
+      }
     }
   } else {
-    const int adr = p.J_rowadr[row];
-    for (int k = 0; k < p.J_rownnz[row]; ++k) fn(p.J_colind[adr + k], p.J_sparse[adr + k]);
+    int next[6];
+    for (int r = 0; r < k; ++r) next[r] = 0;
+    for (;;) {
+      int col = nv;
+      for (int r = 0; r < k; ++r) {
+        const int row = adr + r;
+        if (next[r] < p.J_rownnz[row]) col = std::min(col, p.J_colind[p.J_rowadr[row] + next[r]]);
+      }
+      if (col == nv || n == kMaxGather) break;
+      cols[n++] = col;
+      for (int r = 0; r < k; ++r) {
+        const int row = adr + r;
+        if (next[r] < p.J_rownnz[row] && p.J_colind[p.J_rowadr[row] + next[r]] == col) ++next[r];
+      }
+    }
+    if (n == kMaxGather) {  // a wider union than the buffers: row products
+      for (int a = 0; a < k; ++a) {
+        for (int b = 0; b < k; ++b) AddRowProduct(p, adr + a, adr + b, Hc[a * k + b], H);
+      }
+      return;
+    }
+  }
+  // Jc (k x n) on the union, then G = Hc Jc
+  double Jc[6 * kMaxGather], G[6 * kMaxGather];
+  for (int r = 0; r < k; ++r) {
+    const int row = adr + r;
+    double* out = Jc + r * n;
+    if (p.J) {
+      for (int q = 0; q < n; ++q) out[q] = p.J[static_cast<long>(row) * nv + cols[q]];
+    } else {
+      for (int q = 0; q < n; ++q) out[q] = 0;
+      const int a = p.J_rowadr[row];
+      for (int e = 0, q = 0; e < p.J_rownnz[row]; ++e) {
+        while (cols[q] != p.J_colind[a + e]) ++q;
+        out[q] = p.J_sparse[a + e];
+      }
+    }
+  }
+  for (int r = 0; r < k; ++r) {
+    for (int q = 0; q < n; ++q) {
+      double sum = 0;
+      for (int t = 0; t < k; ++t) sum += Hc[r * k + t] * Jc[t * n + q];
+      G[r * n + q] = sum;
+    }
+  }
+  for (int q = 0; q < n; ++q) {
+    double* Hq = H + static_cast<long>(cols[q]) * nv;
+    for (int t = 0; t <= q; ++t) {
+      double sum = 0;
+      for (int r = 0; r < k; ++r) sum += Jc[r * n + q] * G[r * n + t];
+      Hq[cols[t]] += sum;
+    }
   }
 }
 
 }  // namespace
 
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
+  if (p.J) {
+    for (int i = 0; i < p.nefc; ++i) {
+      const double* row = p.J + static_cast<long>(i) * p.nv;
+      double sum = 0;
+      for (int c = 0; c < p.nv; ++c) sum += row[c] * x[c];
+      y[i] = sum;
+    }
+    return;
+  }
   for (int i = 0; i < p.nefc; ++i) {
+    const int adr = p.J_rowadr[i];
     double sum = 0;
-    ForEachNonzero(p, i, [&](int c, double v) { sum += v * x[c]; });
+    for (int k = 0; k < p.J_rownnz[i]; ++k) sum += p.J_sparse[adr + k] * x[p.J_colind[adr + k]];
     y[i] = sum;
   }
 }
@@ -73,7 +207,13 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   for (int i = 0; i < p.nefc; ++i) {
     if (f[i] == 0) continue;
     const double fi = f[i];
-    ForEachNonzero(p, i, [&](int c, double v) { y[c] += v * fi; });
+    if (p.J) {
+      const double* row = p.J + static_cast<long>(i) * p.nv;
+      for (int c = 0; c < p.nv; ++c) y[c] += row[c] * fi;
+    } else {
+      const int adr = p.J_rowadr[i];
+      for (int k = 0; k < p.J_rownnz[i]; ++k) y[p.J_colind[adr + k]] += p.J_sparse[adr + k] * fi;
+    }
   }
 }
 
@@ -143,16 +283,9 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
 
 void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const int* state,
                           double* H) {
-  const int nv = p.nv;
   // rows with a quadratic penalty: D J_i' J_i (elliptic bottom zone included)
   for (int i = 0; i < p.nefc; ++i) {
-    if (state[i] != static_cast<int>(ConstraintState::kQuadratic)) continue;
-    const double D = p.D[i];
-    ForEachNonzero(p, i, [&](int a, double va) {
-      ForEachNonzero(p, i, [&](int b, double vb) {
-        if (b <= a) H[a * nv + b] += D * va * vb;
-      });
-    });
+    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) AddRowProduct(p, i, i, p.D[i], H);
   }
 
   // elliptic contacts on the cone surface: Hc = Dm (grad g grad g' + g hess g) in contact
@@ -182,17 +315,7 @@ void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const i
         hc[a * c.dim + b] = Dm * (grad[a] * grad[b] + g * hess_g);
       }
     }
-    for (int a = 0; a < c.dim; ++a) {
-      for (int b = 0; b < c.dim; ++b) {
-        const double w = hc[a * c.dim + b];
-        if (w == 0) continue;
-        ForEachNonzero(p, adr + a, [&](int col_a, double va) {
-          ForEachNonzero(p, adr + b, [&](int col_b, double vb) {
-            if (col_b <= col_a) H[col_a * nv + col_b] += w * va * vb;
-          });
-        });
-      }
-    }
+    AddBlockProduct(p, adr, c.dim, hc, H);
   }
 }
 

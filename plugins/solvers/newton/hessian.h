@@ -27,6 +27,7 @@ class NewtonHessian {
 
   int nv_ = 0;
   double* dense_ = nullptr;  // dense: the Cholesky factor L (lower, row-major)
+  int* first_ = nullptr;     // dense: first nonzero column of each row of L
   SparseLDL sparse_;
   bool is_sparse_ = false;
 };
