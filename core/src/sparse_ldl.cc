@@ -8,12 +8,17 @@
 // and their entries appended to the columns of L.
 #include "gauss/sparse_ldl.h"
 
+#include <algorithm>
+
 namespace gauss {
 
 bool SparseLDL::Factor(int n, const int* colptr, const int* rowind, const double* values,
                        Arena& arena) {
   n_ = n;
   int* parent = arena.Ints(n);
+  parent_ = parent;
+  work_ = arena.Doubles(n);
+  std::fill(work_, work_ + n, 0.0);
   int* flag = arena.Ints(n);
   int* count = arena.Ints(n);
   Lp_ = arena.Ints(n + 1);
@@ -79,6 +84,40 @@ bool SparseLDL::Factor(int n, const int* colptr, const int* rowind, const double
     D_[k] = dk;
   }
   return true;
+}
+
+// Rank-one modification of L D L' (Gill, Golub, Murray and Saunders, method C1), visiting only
+// the columns on the elimination-tree path from w's first entry: every other entry of w is an
+// ancestor there, because w w' is part of the factored pattern.
+bool SparseLDL::Update(int nnz, const int* index, const double* values, double sigma) {
+  int start = n_;
+  for (int e = 0; e < nnz; ++e) {
+    work_[index[e]] = values[e];
+    start = std::min(start, index[e]);
+  }
+  double alpha = sigma;
+  bool ok = true;
+  for (int j = start; j >= 0 && j < n_; j = parent_[j]) {
+    const double pj = work_[j];
+    work_[j] = 0;
+    if (pj == 0 || !ok) continue;  // after a failure: only clear the path
+    const double d = D_[j];
+    const double dnew = d + alpha * pj * pj;
+    if (!(dnew > 0)) {
+      ok = false;
+      continue;
+    }
+    const double beta = pj * alpha / dnew;
+    alpha *= d / dnew;
+    D_[j] = dnew;
+    for (int q = Lp_[j]; q < Lp_[j + 1]; ++q) {
+      double& wi = work_[Li_[q]];
+      wi -= pj * Lx_[q];
+      Lx_[q] += beta * wi;
+    }
+  }
+  for (int e = 0; e < nnz; ++e) work_[index[e]] = 0;  // (already zero when the pattern holds)
+  return ok;
 }
 
 void SparseLDL::Solve(double* x) const {

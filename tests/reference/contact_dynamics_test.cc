@@ -136,14 +136,15 @@ std::vector<std::string> ContactModels() {
 
 // ---------------------------------------------------------------- forward at random states
 
-class ContactForward : public ::testing::TestWithParam<std::tuple<std::string, Cone>> {};
-
-TEST_P(ContactForward, RowsAndNewtonSolutionMatchMujocoAt100States) {
-  const auto& [path, cone] = GetParam();
-  SolverSetup setup;
-  setup.cone = cone;
+// Rows and newton's solution of Gauss (configured by setup) equal MuJoCo's at kStates states:
+// placed ones with motion and ones reached by simulation; prints and records the figures.
+void CheckForwardAtStates(const std::string& path, const SolverSetup& setup) {
+  const Cone cone = setup.cone;
   ContactPair p(path, setup, "");
   ASSERT_TRUE(p.mj);
+  if (setup.jacobian == JacobianType::kSparse) {
+    ASSERT_FALSE(p.d.efc_J_rownnz.empty()) << "jacobian=sparse did not select the CSR storage";
+  }
   std::mt19937_64 gen(4242);
   Worst worst;
   int contacts = 0, contact_rows = 0, states_with_contacts = 0, max_ncon = 0;
@@ -182,15 +183,44 @@ TEST_P(ContactForward, RowsAndNewtonSolutionMatchMujocoAt100States) {
               iter_mujoco);
   for (const auto& [name, err] : worst.error) {
     std::printf(" %s=%.1e", name.c_str(), err);
-    RecordProperty("max_rel_" + name, std::to_string(err));
+    ::testing::Test::RecordProperty("max_rel_" + name, std::to_string(err));
   }
   std::printf("\n");
-  RecordProperty("contacts", contacts);
+  ::testing::Test::RecordProperty("contacts", contacts);
+}
+
+class ContactForward : public ::testing::TestWithParam<std::tuple<std::string, Cone>> {};
+
+TEST_P(ContactForward, RowsAndNewtonSolutionMatchMujocoAt100States) {
+  SolverSetup setup;
+  setup.cone = std::get<1>(GetParam());
+  CheckForwardAtStates(std::get<0>(GetParam()), setup);
+}
+
+// The same with Gauss's sparse (CSR) Jacobian: newton then factors H = M + J'DJ as a sparse
+// L D L' and, for pyramidal cones, follows row state changes by rank-one updates of it.
+class ContactForwardSparse : public ::testing::TestWithParam<std::tuple<std::string, Cone>> {};
+
+TEST_P(ContactForwardSparse, RowsAndNewtonSolutionMatchMujocoAt100States) {
+  SolverSetup setup;
+  setup.cone = std::get<1>(GetParam());
+  setup.jacobian = JacobianType::kSparse;
+  CheckForwardAtStates(std::get<0>(GetParam()), setup);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Models, ContactForward,
     ::testing::Combine(::testing::ValuesIn(ContactModels()),
+                       ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
+    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
+      return ModelTestName(std::get<0>(info.param)) +
+             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
+    });
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, ContactForwardSparse,
+    ::testing::Combine(::testing::Values(TestModel("contact_pile.xml"),
+                                         MujocoSampleModel("humanoid/humanoid.xml")),
                        ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
     [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
       return ModelTestName(std::get<0>(info.param)) +

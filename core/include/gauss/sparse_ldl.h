@@ -18,6 +18,12 @@ class SparseLDL {
   // caller's ArenaScope ends; Solve must be called before that.
   bool Factor(int n, const int* colptr, const int* rowind, const double* values, Arena& arena);
 
+  // A + sigma w w' (sigma = 1: update, -1: downdate) for a sparse w of nnz entries (indices in
+  // the factor's ordering), by modifying L and D in place along the elimination tree. The
+  // pattern of w w' must lie in the pattern Factor was given (fill then stays inside L's).
+  // Returns false when a pivot would not stay positive; the factor is invalid after that.
+  bool Update(int nnz, const int* index, const double* values, double sigma);
+
   // x <- A^-1 x
   void Solve(double* x) const;
 
@@ -29,6 +35,8 @@ class SparseLDL {
   int* Li_ = nullptr;     // row indices of L
   double* Lx_ = nullptr;  // values of L
   double* D_ = nullptr;   // (n) diagonal
+  int* parent_ = nullptr;     // (n) elimination tree, -1 at roots
+  double* work_ = nullptr;    // (n) zero between calls of Update
 };
 
 }  // namespace gauss

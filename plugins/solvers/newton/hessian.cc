@@ -104,7 +104,42 @@ bool NewtonHessian::Factor(const ConstraintProblem& p, const double* jar, const 
                            Arena& arena) {
   nv_ = p.nv;
   is_sparse_ = p.J == nullptr;
-  return is_sparse_ ? FactorSparse(p, jar, state, arena) : FactorDense(p, jar, state, arena);
+  if (!is_sparse_) return FactorDense(p, jar, state, arena);
+  factored_state_ = arena.Ints(p.nefc);
+  std::copy(state, state + p.nefc, factored_state_);
+  update_index_ = arena.Ints(p.nv);
+  update_value_ = arena.Doubles(p.nv);
+  return FactorSparse(p, jar, state, arena);
+}
+
+bool NewtonHessian::Update(const ConstraintProblem& p, const int* state) {
+  if (!is_sparse_) return false;
+  constexpr int kQuadratic = static_cast<int>(ConstraintState::kQuadratic);
+  constexpr int kCone = static_cast<int>(ConstraintState::kCone);
+  int changed = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    // the cone curvature moves with jar: not a rank-one change
+    if (state[i] == kCone || factored_state_[i] == kCone) return false;
+    if ((state[i] == kQuadratic) != (factored_state_[i] == kQuadratic)) ++changed;
+  }
+  // many changes: a new factorization costs less than as many rank-one updates
+  if (4 * changed > p.nefc) return false;
+  for (int i = 0; i < p.nefc && changed > 0; ++i) {
+    const bool now = state[i] == kQuadratic;
+    if (now == (factored_state_[i] == kQuadratic)) continue;
+    // +-D_i J_i' J_i = +-w w' with w = sqrt(D_i) J_i, in the factor's reverse dof order
+    const double scale = std::sqrt(p.D[i]);
+    const int adr = p.J_rowadr[i];
+    const int nnz = p.J_rownnz[i];
+    for (int k = 0; k < nnz; ++k) {
+      update_index_[k] = nv_ - 1 - p.J_colind[adr + k];
+      update_value_[k] = scale * p.J_sparse[adr + k];
+    }
+    if (!sparse_.Update(nnz, update_index_, update_value_, now ? 1.0 : -1.0)) return false;
+    factored_state_[i] = state[i];
+    --changed;
+  }
+  return true;
 }
 
 bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, const int* state,
@@ -161,10 +196,9 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
       i += c.dim;
       continue;
     }
-    if (state[i] != static_cast<int>(ConstraintState::kQuadratic)) {
-      ++i;
-      continue;
-    }
+    // every constraint gets its block, zero where no row is quadratic: the factor's pattern
+    // then holds every row's J_i' J_i, so rows entering or leaving their quadratic piece later
+    // are rank-one updates inside it (Update)
     Block& b = new_block(i);
     int j = i;
     do {

@@ -14,6 +14,12 @@ class NewtonHessian {
   // exact arithmetic: M > 0 and s'' >= 0). Memory from `arena`, valid until the caller's scope.
   bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena);
 
+  // Brings the factor from the row states it was built at to `state` (same point of the line
+  // search's path, jar aside) by rank-one updates for the rows that entered or left their
+  // quadratic piece, as long as that is cheaper and possible (sparse factor, no elliptic
+  // contact on its cone surface, no pivot lost). Returns false otherwise: call Factor.
+  bool Update(const ConstraintProblem& p, const int* state);
+
   // x <- H^-1 x
   void Solve(double* x) const;
 
@@ -30,6 +36,9 @@ class NewtonHessian {
   int* first_ = nullptr;     // dense: first nonzero column of each row of L
   SparseLDL sparse_;
   bool is_sparse_ = false;
+  int* factored_state_ = nullptr;  // sparse: row states the factor holds (nefc)
+  int* update_index_ = nullptr;    // sparse: one row for Update (nv)
+  double* update_value_ = nullptr;
 };
 
 }  // namespace gauss

@@ -37,11 +37,18 @@ class NewtonSolver : public ConstraintSolver {
     double* Jdir = arena.Doubles(p.nefc);
 
     StartPrimal(p, pt);
+    // the factorization lives from here on; a new one replaces it (Release), while rows that
+    // only entered or left their quadratic piece are rank-one updates of it
+    const std::size_t factor_mark = arena.Mark();
+    NewtonHessian hessian;
+    bool factored = false;
     for (int iter = 0; iter < p.iterations; ++iter) {
       // direction: -H^-1 grad with the exact Hessian at the current point
-      ArenaScope factor_scope(arena);
-      NewtonHessian hessian;
-      if (!hessian.Factor(p, pt.jar, pt.state, arena)) break;  // impossible for M > 0
+      if (!factored || !hessian.Update(p, pt.state)) {
+        arena.Release(factor_mark);
+        factored = hessian.Factor(p, pt.jar, pt.state, arena);
+        if (!factored) break;  // impossible for M > 0
+      }
       for (int i = 0; i < nv; ++i) dir[i] = -pt.grad[i];
       hessian.Solve(dir);
 
