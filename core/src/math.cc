@@ -41,7 +41,9 @@ double NormalizeQuat(double* q) {
   const double n = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (n < kMinVal) {
     SetIdentityQuat(q);
-  } else if (std::fabs(n - 1) > kMinVal) {
+  } else {
+    // always rescaled, also when n is 1 to within round-off: MuJoCo 2.2.2 does, and the last
+    // bit decides whether a geom resting exactly on a plane (dist 0) touches it
     const double s = 1 / n;
     q[0] *= s; q[1] *= s; q[2] *= s; q[3] *= s;
   }

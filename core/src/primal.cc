@@ -119,20 +119,60 @@ double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const 
 
 namespace {
 
-// Penalty of one elliptic contact at jar (its rows starting at jar[0]).
-double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
+// Zone of one elliptic contact at jar (its rows from j[0]): 0 free (inside the dual cone),
+// 1 all rows quadratic (bottom), 2 on the cone surface; and its T.
+int EllipticZoneAt(const ConstraintProblem& p, const Contact& c, const double* j, double* T) {
   double T2 = 0;
   for (int r = 1; r < c.dim; ++r) T2 += c.friction[r - 1] * c.friction[r - 1] * j[r] * j[r];
-  const double T = std::sqrt(T2);
+  *T = std::sqrt(T2);
   const double m2 = c.friction[0] * c.friction[0] / p.impratio;
-  if (j[0] >= T) return 0;
-  if (m2 * j[0] + T <= 0) {
+  if (j[0] >= *T) return 0;
+  if (m2 * j[0] + *T <= 0) return 1;
+  return 2;
+}
+
+// Penalty of one elliptic contact at jar (its rows from j[0]).
+double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
+  double T = 0;
+  const int zone = EllipticZoneAt(p, c, j, &T);
+  if (zone == 0) return 0;
+  if (zone == 1) {
     double s = 0;
     for (int r = 0; r < c.dim; ++r) s += 0.5 * p.D[c.efc_address + r] * j[r] * j[r];
     return s;
   }
+  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
   const double g = j[0] - T;
   return 0.5 * p.D[c.efc_address] / (1 + m2) * g * g;
+}
+
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed
+// form from du (no difference of two large costs, so improvements far below the cost's
+// round-off stay meaningful); across zones as the difference.
+double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const double* j0,
+                          const double* j1, const double* du) {
+  double T0 = 0, T1 = 0;
+  const int z0 = EllipticZoneAt(p, c, j0, &T0);
+  const int z1 = EllipticZoneAt(p, c, j1, &T1);
+  if (z0 != z1) return EllipticCost(p, c, j1) - EllipticCost(p, c, j0);
+  if (z0 == 0) return 0;
+  const int a = c.efc_address;
+  if (z0 == 1) {
+    double change = 0;
+    for (int r = 0; r < c.dim; ++r) change += 0.5 * p.D[a + r] * du[r] * (2 * j0[r] + du[r]);
+    return change;
+  }
+  // 1/2 Dm (g1^2 - g0^2) = 1/2 Dm (g1 - g0)(g1 + g0), g1 - g0 = du_n - (T1 - T0),
+  // T1 - T0 = (T1^2 - T0^2) / (T1 + T0) = sum mu^2 du (j0 + j1) / (T1 + T0)
+  double dT2 = 0;
+  for (int r = 1; r < c.dim; ++r) {
+    dT2 += c.friction[r - 1] * c.friction[r - 1] * du[r] * (j0[r] + j1[r]);
+  }
+  const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
+  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
+  const double Dm = p.D[a] / (1 + m2);
+  const double dg = du[0] - dT;
+  return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
 }
 
 }  // namespace
@@ -176,7 +216,9 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
     const Contact& c = p.contact[k];
     const int a = c.efc_address;
     if (a < 0 || p.type[a] != static_cast<int>(ConstraintType::kContactElliptic)) continue;
-    change += EllipticCost(p, c, jar + a) - EllipticCost(p, c, pt.jar + a);
+    double du[6];
+    for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
+    change += EllipticCostChange(p, c, pt.jar + a, jar + a, du);
   }
   return -change;
 }

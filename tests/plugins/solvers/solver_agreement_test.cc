@@ -575,11 +575,24 @@ double ConeViolation(const Data& d, const std::vector<double>& f, int k, Cone co
   return violation / size;
 }
 
+// Contact problems: the primal cost at a solver's qacc may exceed newton's minimum by this much
+// (relative): optimal to round-off.
+constexpr double kCostGap = 1e-14;
+
+// How close a solver's qacc gets to newton's on the contact states. The dual pgs on elliptic
+// cones stops where no block update lowers the dual cost in floating point: its cost is then
+// optimal to a few 1e-15 relative (kCostGap checks it), but these states are stiff (23 rows on 12
+// dofs), so that cost precision leaves qacc only to a few 1e-6. Primal solvers, whose
+// improvements are computed in closed form from the step, reach 1e-9.
+double QaccAgreement(const std::string& name, Cone cone) {
+  return name == "pgs" && cone == Cone::kElliptic ? 1e-5 : kAgreement;
+}
+
 TEST_P(SolverConformance, ContactForcesLieInTheirConesAndAgreeWithNewton) {
   const auto& [name, cone] = GetParam();
   auto setup = Boxes(cone);
   std::mt19937_64 gen(55);
-  double worst_cone = 0, worst_qacc = 0, worst_motion = 0;
+  double worst_cone = 0, worst_qacc = 0, worst_motion = 0, worst_gap = 0;
   int on_boundary = 0, max_iter = 0;
   for (int s = 0; s < 20; ++s) {
     RandomContactState(*setup, gen);
@@ -590,7 +603,12 @@ TEST_P(SolverConformance, ContactForcesLieInTheirConesAndAgreeWithNewton) {
     const Solution sol = setup->Solve(name, kTightTolerance, kTightIterations);
     const double err = MaxRelError(sol.qacc.data(), reference.qacc.data(), setup->m().nv);
     worst_qacc = std::max(worst_qacc, err);
-    EXPECT_LE(err, kAgreement) << name << " state " << s;
+    EXPECT_LE(err, QaccAgreement(name, cone)) << name << " state " << s;
+    // optimality itself: the primal cost at the solver's qacc equals newton's minimum
+    const double optimum = setup->PrimalCost(reference.qacc);
+    const double gap = (setup->PrimalCost(sol.qacc) - optimum) / std::max(1.0, std::fabs(optimum));
+    worst_gap = std::max(worst_gap, gap);
+    EXPECT_LE(gap, kCostGap) << name << " state " << s;
     const double motion = setup->MotionResidual(sol);
     worst_motion = std::max(worst_motion, motion);
     EXPECT_LE(motion, kAgreement) << name << " state " << s;
@@ -615,10 +633,11 @@ TEST_P(SolverConformance, ContactForcesLieInTheirConesAndAgreeWithNewton) {
   }
   // the states must exercise the cone constraint, not only its interior
   EXPECT_GT(on_boundary, 0) << name;
-  std::printf("[ measured ] %s %s contacts: max |qacc - newton| %.1e, cone violation %.1e, "
-              "motion residual %.1e, %d contacts on the cone boundary, max iterations %d\n",
-              name.c_str(), ConeName(cone).c_str(), worst_qacc, worst_cone, worst_motion,
-              on_boundary, max_iter);
+  std::printf("[ measured ] %s %s contacts: max |qacc - newton| %.1e, cost gap %.1e, cone "
+              "violation %.1e, motion residual %.1e, %d contacts on the cone boundary, max "
+              "iterations %d\n",
+              name.c_str(), ConeName(cone).c_str(), worst_qacc, worst_gap, worst_cone,
+              worst_motion, on_boundary, max_iter);
 }
 
 // Checks that the cost in the trace of one solve never rises by more than kCostSlack
