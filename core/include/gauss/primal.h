@@ -32,7 +32,10 @@ void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt);
 
 // Exact minimization of cost(x + a dir) over a >= 0 (the cost is convex and piecewise smooth):
 // safeguarded one-dimensional Newton iterations on the derivative. `Mdir` = M dir and
-// `Jdir` = J dir. Returns the step a (0 if dir is not a descent direction).
+// `Jdir` = J dir. Returns the step a; 0 if dir is not a descent direction, or if x is already
+// converged along it: slope below tolerance * 0.01 * |dir| / PrimalScale and the first Newton
+// step would raise the cost (MuJoCo's line search rule, which ends a solve without counting
+// the iteration).
 double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                         const double* Mdir, const double* Jdir, Arena& arena);
 
@@ -49,10 +52,11 @@ double PrimalScale(const ConstraintProblem& p);
 SolverResult SolveWithoutConstraints(const ConstraintProblem& p, double* qacc);
 
 // One iteration's move along dir: Mdir = M dir and Jdir = J dir (caller's workspace, nv and
-// nefc), the exact line search, then pt.x += step dir and pt re-evaluated. Returns the cost
-// decrease of the move (PrimalDecrease).
-double PrimalStep(const ConstraintProblem& p, PrimalPoint& pt, const double* dir, double* Mdir,
-                  double* Jdir, Arena& arena);
+// nefc), the exact line search, then pt.x += step dir and pt re-evaluated. Returns false, with
+// pt unchanged, when the line search finds no step (the solve is over and this iteration does
+// not count); else true and the cost decrease of the move (PrimalDecrease) in `decrease`.
+bool PrimalStep(const ConstraintProblem& p, PrimalPoint& pt, const double* dir, double* Mdir,
+                double* Jdir, Arena& arena, double* decrease);
 
 // After iteration `iter` reached pt with cost decrease `decrease`: trace[iter] (when trace is
 // given) = (cost, scaled gradient norm, scaled decrease), result.iterations = iter + 1. Returns

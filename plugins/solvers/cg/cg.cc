@@ -42,7 +42,11 @@ class CgSolver : public ConstraintSolver {
     for (int iter = 0; iter < p.iterations; ++iter) {
       std::copy(pt.grad, pt.grad + nv, grad_old);
       std::copy(pgrad, pgrad + nv, pgrad_old);
-      const double decrease = PrimalStep(p, pt, dir, Mdir, Jdir, arena);
+      double decrease = 0;
+      if (!PrimalStep(p, pt, dir, Mdir, Jdir, arena, &decrease)) {
+        result.converged = true;
+        break;
+      }
       if (PrimalIterationConverged(p, pt, decrease, iter, trace, result)) break;
 
       // Polak-Ribiere-plus in the M^-1 metric: beta = g'(Pg - Pg_old) / g_old'Pg_old, >= 0

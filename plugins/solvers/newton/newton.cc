@@ -52,7 +52,11 @@ class NewtonSolver : public ConstraintSolver {
       for (int i = 0; i < nv; ++i) dir[i] = -pt.grad[i];
       hessian.Solve(dir);
 
-      const double decrease = PrimalStep(p, pt, dir, Mdir, Jdir, arena);
+      double decrease = 0;
+      if (!PrimalStep(p, pt, dir, Mdir, Jdir, arena, &decrease)) {
+        result.converged = true;
+        break;
+      }
       if (PrimalIterationConverged(p, pt, decrease, iter, trace, result)) break;
     }
     CopyPrimalSolution(p, pt, qacc, force);
