@@ -425,7 +425,13 @@ std::vector<SweepPoint> ExpandSweep(const ExperimentSpec& spec) {
         if (p.values.back() != "*") Apply(spec, p.config, axis.key, p.values.back(), axis.line);
       }
       p.reference = p.config;
-      for (const Setting& s : spec.reference) Apply(spec, p.reference, s.key, s.value, s.line);
+      for (const Setting& s : spec.reference) {
+        // a reference on another solver plugin does not inherit the run's solver parameters
+        if ((s.key == "solver" || s.key == "solver.name") && p.reference.solver != s.value) {
+          p.reference.solver_params = Params(p.reference.solver_params.context());
+        }
+        Apply(spec, p.reference, s.key, s.value, s.line);
+      }
       points.push_back(p);
       int a = naxis - 1;
       while (a >= 0 && ++digit[a] == static_cast<int>(spec.sweep[a].values.size())) digit[a--] = 0;

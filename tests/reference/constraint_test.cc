@@ -107,6 +107,44 @@ INSTANTIATE_TEST_SUITE_P(
              (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
     });
 
+// pgs (default, MuJoCo 2.2.2's scalar sweeps: equality rows one at a time) stopped after 8
+// sweeps, before it converges, is at MuJoCo's iterate.
+class PgsConstraintIterates : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PgsConstraintIterates, UnconvergedPgsStopsAtMujocosIterate) {
+  SolverSetup setup;
+  setup.solver = "pgs";
+  setup.iterations = 8;
+  setup.tolerance = 1e-12;
+  ConstraintPair p(GetParam(), setup);
+  ASSERT_TRUE(p.mj);
+  std::mt19937_64 gen(4321);
+  Worst worst;
+  int capped = 0;
+  for (int s = 0; s < 40; ++s) {
+    RandomConstraintState(p.mj.get(), p.mjd.get(), gen, s);
+    p.CopyInputs(/*warmstart=*/true);
+    mj_forward(p.mj.get(), p.mjd.get());
+    p.engine->Forward(p.d);
+    ASSERT_TRUE(CompareRows(p, s, worst)) << GetParam();
+    EXPECT_EQ(p.d.solver_iter, p.mjd->solver_iter) << "state " << s;
+    const double qacc = MaxRelError(p.d.qacc.data(), p.mjd->qacc, p.mj->nv);
+    worst.Update("qacc", qacc);
+    EXPECT_LE(qacc, 1e-8) << "state " << s;
+    capped += p.mjd->solver_iter == setup.iterations;
+  }
+  EXPECT_GT(capped, 5) << "the states must stop pgs before convergence";
+  std::printf("[ measured ] pgs %s: %d of 40 states at the 8-sweep cap, qacc=%.1e\n",
+              ModelTestName(GetParam()).c_str(), capped, worst.error["qacc"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, PgsConstraintIterates,
+                         ::testing::Values(TestModel("constraints_limits.xml"),
+                                           TestModel("constraints_equality.xml")),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return ModelTestName(info.param);
+                         });
+
 // Gauss with the sparse (CSR) constraint Jacobian must build the same rows and reach the same
 // solution as MuJoCo with its dense one.
 class SparseJacobianReference : public ::testing::TestWithParam<std::string> {};

@@ -227,6 +227,65 @@ INSTANTIATE_TEST_SUITE_P(
              (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
     });
 
+// ---------------------------------------------------------------- pgs, iterate for iterate
+
+// pgs with its default (the spec's) updates is MuJoCo 2.2.2's algorithm: with a budget too small
+// to converge (30 sweeps), Gauss and MuJoCo must stop at the same iterate, not just near the
+// optimum. Elliptic cones exercise the ray update and the friction QCQP for condim 3, 4 and 6
+// (the pile), pyramidal cones the scalar projections.
+class PgsIterates : public ::testing::TestWithParam<std::tuple<std::string, Cone>> {};
+
+TEST_P(PgsIterates, UnconvergedPgsStopsAtMujocosIterate) {
+  const auto& [path, cone] = GetParam();
+  SolverSetup setup;
+  setup.solver = "pgs";
+  setup.iterations = 30;
+  setup.tolerance = 1e-8;
+  setup.cone = cone;
+  ContactPair p(path, setup, "");
+  ASSERT_TRUE(p.mj);
+  std::mt19937_64 gen(777);
+  Worst worst;
+  int capped = 0, contacts = 0;
+  for (int s = 0; s < 60; ++s) {
+    if (s % 2 == 0) {
+      PlacedState(p.mj.get(), p.mjd.get(), gen, /*motion=*/true);
+    } else {
+      SimulatedState(p.mj.get(), p.sim.get(), p.mjd.get(), gen);
+    }
+    p.CopyInputs(/*warmstart=*/true);
+    mj_forward(p.mj.get(), p.mjd.get());
+    p.engine->Forward(p.d);
+    ASSERT_TRUE(CompareRows(p, s, worst)) << path;
+    EXPECT_EQ(p.d.solver_iter, p.mjd->solver_iter) << "state " << s;
+    const double qacc = MaxRelError(p.d.qacc.data(), p.mjd->qacc, p.mj->nv);
+    const double force = MaxRelError(p.d.efc_force.data(), p.mjd->efc_force, p.mjd->nefc);
+    worst.Update("qacc", qacc);
+    worst.Update("efc_force", force);
+    EXPECT_LE(qacc, 1e-8) << "state " << s;
+    EXPECT_LE(force, 1e-8) << "state " << s;
+    capped += p.mjd->solver_iter == setup.iterations;
+    contacts += p.d.ncon;
+  }
+  // the comparison must be about unconverged iterates on contact problems
+  EXPECT_GT(capped, 5) << path;
+  EXPECT_GT(contacts, 60) << path;
+  std::printf("[ measured ] pgs %s %s: %d of 60 states at the 30-sweep cap, qacc=%.1e "
+              "efc_force=%.1e\n",
+              ModelTestName(path).c_str(), cone == Cone::kElliptic ? "elliptic" : "pyramidal",
+              capped, worst.error["qacc"], worst.error["efc_force"]);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, PgsIterates,
+    ::testing::Combine(::testing::Values(TestModel("contact_pile.xml"),
+                                         MujocoSampleModel("humanoid/humanoid.xml")),
+                       ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
+    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
+      return ModelTestName(std::get<0>(info.param)) +
+             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
+    });
+
 // ---------------------------------------------------------------- trajectories
 
 // Lowest point of a geom above the floor (z), for spheres and capsules (all geoms of humanoid).

@@ -2,14 +2,18 @@
 //   minimize 1/2 f'(A + R) f + f'(J a0 - aref) over f in Omega,  A = J M^-1 J'
 // sweeping the constraints one at a time: scalar rows take their exact minimizer and are
 // projected on their interval (equality: free, friction loss: |f| <= floss, limits, contacts
-// without friction and pyramidal edges: f >= 0). An elliptic contact is one block minimized
-// exactly over its cone (elliptic_block.h), so that the sweeps converge to the same unique
-// optimum as the primal solvers. Stops when a sweep improves the dual cost by less than the
-// tolerance (scaled as the primal solvers' tests).
+// without friction and pyramidal edges: f >= 0); an elliptic contact takes the spec's ray and
+// friction-QCQP update (elliptic_update.h). That is MuJoCo 2.2.2's algorithm, iterate for
+// iterate. With the parameter `exact_blocks: true`, each equality constraint and each
+// elliptic contact is instead minimized exactly as one block (elliptic_block.h): sweeps then
+// converge to the same unique optimum as the primal solvers, also where the spec's updates
+// stall. Stops when a sweep improves the dual cost by less than the tolerance (scaled as the
+// primal solvers' tests).
 #include <algorithm>
 #include <cmath>
 
 #include "elliptic_block.h"
+#include "elliptic_update.h"
 #include "gauss/primal.h"
 #include "gauss/solver.h"
 
@@ -31,6 +35,11 @@ double DualCost(const double* AR, const double* b, const double* f, int n) {
 
 class PgsSolver : public ConstraintSolver {
  public:
+  void Configure(const Params& params) override {
+    params.Require({"exact_blocks"});
+    exact_blocks_ = params.GetBool("exact_blocks", false);
+  }
+
   std::size_t ScratchDoubles(const Model& m) const override {
     const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
     return nj * nj + nj * nv + 8 * nv + 8 * nj + kEllipticBlockScratch + 64;
@@ -123,19 +132,20 @@ class PgsSolver : public ConstraintSolver {
 
   // One Gauss-Seidel pass over all constraints; returns the change of the dual cost, summed
   // from each update's exact change (no cancellation between large costs).
-  static double Sweep(const ConstraintProblem& p, const double* AR, const double* b, double* f,
-                      Arena& arena) {
+  double Sweep(const ConstraintProblem& p, const double* AR, const double* b, double* f,
+               Arena& arena) const {
     const int n = p.nefc;
     double change = 0;
     for (int i = 0; i < n;) {
       const int type = p.type[i];
       if (type == static_cast<int>(kContactElliptic)) {
         const Contact& c = p.contact[IdOfContactRow(p, i)];
-        change += MinimizeEllipticBlock(AR, b, f, n, i, c, arena);
+        change += exact_blocks_ ? MinimizeEllipticBlock(AR, b, f, n, i, c, arena)
+                                : UpdateEllipticContact(AR, b, f, n, i, c);
         i += c.dim;
         continue;
       }
-      if (type == static_cast<int>(ConstraintType::kEquality)) {
+      if (exact_blocks_ && type == static_cast<int>(ConstraintType::kEquality)) {
         const int size = EqualityBlockSize(p, i);
         change += MinimizeEqualityBlock(AR, b, f, n, i, size);
         i += size;
@@ -199,6 +209,8 @@ class PgsSolver : public ConstraintSolver {
     }
     return 0;  // unreachable: every elliptic row block belongs to a contact
   }
+
+  bool exact_blocks_ = false;
 };
 
 }  // namespace

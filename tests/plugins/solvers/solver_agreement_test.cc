@@ -64,16 +64,31 @@ std::vector<std::string> SolverNames() {
   return names;
 }
 
-// One configured instance per solver name, kept for the whole test program.
-const ConstraintSolver& Solver(const std::string& name) {
+// The solver configurations under test: every plugin with its defaults, and pgs with
+// `exact_blocks` (named "pgs_exact_blocks"), whose block updates converge where the spec's
+// elliptic update stalls.
+std::vector<std::string> SolverVariants() {
+  std::vector<std::string> names = SolverNames();
+  if (std::find(names.begin(), names.end(), "pgs") != names.end()) {
+    names.push_back("pgs_exact_blocks");
+  }
+  return names;
+}
+
+// One configured instance per variant, kept for the whole test program.
+const ConstraintSolver& Solver(const std::string& variant) {
   static PluginRegistry registry;
   static std::map<std::string, PluginInstance<ConstraintSolver>> instances;
-  auto it = instances.find(name);
+  auto it = instances.find(variant);
   if (it == instances.end()) {
+    const bool exact = variant == "pgs_exact_blocks";
+    const std::string name = exact ? "pgs" : variant;
     PluginInstance<ConstraintSolver> created =
         registry.Create<ConstraintSolver>(PluginKind::kSolver, name);
-    created.instance->Configure(Params("solver '" + name + "' parameters"));
-    it = instances.emplace(name, std::move(created)).first;
+    Params params("solver '" + name + "' parameters");
+    if (exact) params.Set("exact_blocks", "true");
+    created.instance->Configure(params);
+    it = instances.emplace(variant, std::move(created)).first;
   }
   return *it->second.instance;
 }
@@ -579,13 +594,22 @@ double ConeViolation(const Data& d, const std::vector<double>& f, int k, Cone co
 // (relative): optimal to round-off.
 constexpr double kCostGap = 1e-14;
 
-// How close a solver's qacc gets to newton's on the contact states. The dual pgs on elliptic
-// cones stops where no block update lowers the dual cost in floating point: its cost is then
-// optimal to a few 1e-15 relative (kCostGap checks it), but these states are stiff (23 rows on 12
-// dofs), so that cost precision leaves qacc only to a few 1e-6. Primal solvers, whose
-// improvements are computed in closed form from the step, reach 1e-9.
+// How close a solver's qacc gets to newton's on the contact states. The dual pgs with exact
+// elliptic blocks stops where no block update lowers the dual cost in floating point: its
+// cost is then optimal to a few 1e-15 relative (kCostGap checks it), but these states are
+// stiff (23 rows on 12 dofs), so that cost precision leaves qacc only to a few 1e-6. Primal
+// solvers, whose improvements are computed in closed form from the step, reach 1e-9.
 double QaccAgreement(const std::string& name, Cone cone) {
-  return name == "pgs" && cone == Cone::kElliptic ? 1e-5 : kAgreement;
+  return name == "pgs_exact_blocks" && cone == Cone::kElliptic ? 1e-5 : kAgreement;
+}
+
+// pgs with the spec's elliptic update (MuJoCo 2.2.2's) moves a contact's force along the ray
+// to its tip and then within the slice at fixed normal force; on stiff multi-contact states
+// it stalls at a non-optimal point, so the optimality checks below do not apply to it (its
+// distance to the optimum is measured and printed; its agreement with MuJoCo is tested in
+// tests/reference).
+bool ReachesOptimum(const std::string& name, Cone cone) {
+  return !(name == "pgs" && cone == Cone::kElliptic);
 }
 
 TEST_P(SolverConformance, ContactForcesLieInTheirConesAndAgreeWithNewton) {
@@ -603,12 +627,14 @@ TEST_P(SolverConformance, ContactForcesLieInTheirConesAndAgreeWithNewton) {
     const Solution sol = setup->Solve(name, kTightTolerance, kTightIterations);
     const double err = MaxRelError(sol.qacc.data(), reference.qacc.data(), setup->m().nv);
     worst_qacc = std::max(worst_qacc, err);
-    EXPECT_LE(err, QaccAgreement(name, cone)) << name << " state " << s;
     // optimality itself: the primal cost at the solver's qacc equals newton's minimum
     const double optimum = setup->PrimalCost(reference.qacc);
     const double gap = (setup->PrimalCost(sol.qacc) - optimum) / std::max(1.0, std::fabs(optimum));
     worst_gap = std::max(worst_gap, gap);
-    EXPECT_LE(gap, kCostGap) << name << " state " << s;
+    if (ReachesOptimum(name, cone)) {
+      EXPECT_LE(err, QaccAgreement(name, cone)) << name << " state " << s;
+      EXPECT_LE(gap, kCostGap) << name << " state " << s;
+    }
     const double motion = setup->MotionResidual(sol);
     worst_motion = std::max(worst_motion, motion);
     EXPECT_LE(motion, kAgreement) << name << " state " << s;
@@ -766,7 +792,7 @@ TEST_P(SolverConformance, RestingBoxNormalForceBalancesGravity) {
 
 INSTANTIATE_TEST_SUITE_P(
     Plugins, SolverConformance,
-    ::testing::Combine(::testing::ValuesIn(SolverNames()),
+    ::testing::Combine(::testing::ValuesIn(SolverVariants()),
                        ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
     [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
       return std::get<0>(info.param) + "_" + ConeName(std::get<1>(info.param));

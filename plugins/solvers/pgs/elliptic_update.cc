@@ -1,0 +1,152 @@
+// The spec's ray + friction-QCQP update of an elliptic contact in PGS (elliptic_update.h).
+#include "elliptic_update.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "gauss/types.h"
+
+namespace gauss {
+
+namespace {
+
+constexpr int kMaxDim = 6;
+constexpr double kQpThreshold = 1e-10;  // pivots, constraint residual and Newton steps
+constexpr int kQpIterations = 20;
+constexpr double kUndoThreshold = 1e-10;  // largest accepted rise of the dual cost
+
+// In-place Cholesky L L' of the n x n matrix S (lower triangle used). False when a pivot is
+// below kQpThreshold: S is not safely positive definite.
+bool Factor(double* S, int n) {
+  for (int j = 0; j < n; ++j) {
+    double diag = S[j * n + j];
+    for (int k = 0; k < j; ++k) diag -= S[j * n + k] * S[j * n + k];
+    if (!(diag >= kQpThreshold)) return false;
+    S[j * n + j] = std::sqrt(diag);
+    for (int i = j + 1; i < n; ++i) {
+      double v = S[i * n + j];
+      for (int k = 0; k < j; ++k) v -= S[i * n + k] * S[j * n + k];
+      S[i * n + j] = v / S[j * n + j];
+    }
+  }
+  return true;
+}
+
+// x = (L L')^-1 r
+void Solve(const double* L, int n, const double* r, double* x) {
+  for (int i = 0; i < n; ++i) {
+    double v = r[i];
+    for (int k = 0; k < i; ++k) v -= L[i * n + k] * x[k];
+    x[i] = v / L[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    double v = x[i];
+    for (int k = i + 1; k < n; ++k) v -= L[k * n + i] * x[k];
+    x[i] = v / L[i * n + i];
+  }
+}
+
+double Dot(const double* a, const double* b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += a[i] * b[i];
+  return s;
+}
+
+}  // namespace
+
+bool EllipseQP(const double* A, const double* b, const double* d, double r, int n, double* x) {
+  if (n < 1 || n > kMaxDim - 1) return false;
+  // y = x / d: minimize 1/2 y'Ay y + y'by over |y| <= r
+  double Ay[(kMaxDim - 1) * (kMaxDim - 1)], by[kMaxDim - 1], y[kMaxDim - 1] = {};
+  for (int i = 0; i < n; ++i) {
+    by[i] = b[i] * d[i];
+    for (int j = 0; j < n; ++j) Ay[i * n + j] = A[i * n + j] * d[i] * d[j];
+  }
+  // |y(lambda)|^2 with y(lambda) = -(Ay + lambda I)^-1 by decreases in lambda: Newton on
+  // |y|^2 - r^2 from lambda = 0, which is the answer when the unconstrained minimum is inside
+  double lambda = 0;
+  for (int iter = 0; iter < kQpIterations; ++iter) {
+    double L[(kMaxDim - 1) * (kMaxDim - 1)];
+    std::copy(Ay, Ay + n * n, L);
+    for (int i = 0; i < n; ++i) L[i * n + i] += lambda;
+    if (!Factor(L, n)) {
+      std::fill(x, x + n, 0.0);
+      return false;
+    }
+    Solve(L, n, by, y);
+    for (int i = 0; i < n; ++i) y[i] = -y[i];
+    const double excess = Dot(y, y, n) - r * r;
+    if (excess < kQpThreshold) break;
+    // d|y|^2/dlambda = -2 y'(Ay + lambda I)^-1 y
+    double z[kMaxDim - 1];
+    Solve(L, n, y, z);
+    const double slope = -2 * Dot(y, z, n);
+    const double step = -excess / slope;
+    if (step < kQpThreshold) break;
+    lambda += step;
+  }
+  for (int i = 0; i < n; ++i) x[i] = y[i] * d[i];
+  return lambda != 0;
+}
+
+double UpdateEllipticContact(const double* AR, const double* b, double* f, int n, int a,
+                             const Contact& c) {
+  const int dim = c.dim;
+  double A[kMaxDim * kMaxDim], res[kMaxDim], old[kMaxDim];
+  for (int i = 0; i < dim; ++i) {
+    const double* row = AR + static_cast<std::size_t>(a + i) * n;
+    res[i] = b[a + i] + Dot(row, f, n);
+    for (int j = 0; j < dim; ++j) A[i * dim + j] = row[a + j];
+    old[i] = f[a + i];
+  }
+  double* fc = f + a;
+
+  // 1. normal update at the tip, else the ray through the current force
+  if (fc[0] < kMinVal) {
+    fc[0] = std::max(0.0, fc[0] - res[0] / A[0]);
+    std::fill(fc + 1, fc + dim, 0.0);
+  } else {
+    double Av[kMaxDim];
+    for (int i = 0; i < dim; ++i) Av[i] = Dot(A + i * dim, old, dim);
+    const double curvature = Dot(old, Av, dim);
+    if (curvature >= kMinVal) {
+      double t = -Dot(old, res, dim) / curvature;
+      if (fc[0] + t * old[0] < 0) t = -1;  // not past the tip
+      for (int i = 0; i < dim; ++i) fc[i] += t * old[i];
+    }
+  }
+
+  // 2. friction at the new normal force: linear term from the other forces and the normal
+  const int k = dim - 1;
+  if (fc[0] < kMinVal) {
+    std::fill(fc + 1, fc + dim, 0.0);
+  } else {
+    double At[(kMaxDim - 1) * (kMaxDim - 1)] = {}, bt[kMaxDim - 1] = {}, ft[kMaxDim - 1] = {};
+    for (int i = 0; i < k; ++i) {
+      for (int j = 0; j < k; ++j) At[i * k + j] = A[(i + 1) * dim + (j + 1)];
+      bt[i] = res[i + 1] - Dot(At + i * k, old + 1, k) + A[(i + 1) * dim] * (fc[0] - old[0]);
+    }
+    if (EllipseQP(At, bt, c.friction, fc[0], k, ft)) {
+      // on the ellipse: place the result exactly on it (the QCQP stops short by <= 1e-10)
+      double s = 0;
+      for (int j = 0; j < k; ++j) s += ft[j] * ft[j] / (c.friction[j] * c.friction[j]);
+      const double scale = std::sqrt(fc[0] * fc[0] / std::max(kMinVal, s));
+      for (int j = 0; j < k; ++j) ft[j] *= scale;
+    }
+    std::copy(ft, ft + k, fc + 1);
+  }
+
+  // dual cost change 1/2 delta'A delta + delta'res; undo a rise
+  double delta[kMaxDim], Adelta[kMaxDim];
+  for (int i = 0; i < dim; ++i) delta[i] = fc[i] - old[i];
+  for (int i = 0; i < dim; ++i) Adelta[i] = Dot(A + i * dim, delta, dim);
+  const double change = 0.5 * Dot(delta, Adelta, dim) + Dot(delta, res, dim);
+  if (change > kUndoThreshold) {
+    std::copy(old, old + dim, fc);
+    return 0;
+  }
+  return change;
+}
+
+}  // namespace gauss
