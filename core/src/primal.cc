@@ -227,7 +227,6 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
 namespace {
 
 constexpr double kSlopeRoundoff = 4 * std::numeric_limits<double>::epsilon();
-constexpr double kLineSearchTolerance = 0.01;  // slope tolerance / the solver's tolerance
 
 // Derivative and curvature of the cost along dir at step a; `size` is the sum of the magnitudes
 // of the terms that make up d1, which bounds its round-off.
@@ -268,16 +267,10 @@ double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const
   }
   const Slope s0 = SlopeAt(p, pt, Jdir, dMd, dgrad_quad, 0, jar, force, state);
   if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
-  // converged along dir: no direction to speak of, or a negligible slope and a Newton step
-  // that would not lower the cost
+  // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
   double dir_norm = 0;
   for (int i = 0; i < p.nv; ++i) dir_norm += dir[i] * dir[i];
-  dir_norm = std::sqrt(dir_norm);
-  if (dir_norm < kMinVal) return 0;
-  const double slope_tol = p.tolerance * kLineSearchTolerance * dir_norm / PrimalScale(p);
-  if (-s0.d1 < slope_tol && PrimalDecrease(p, pt, dir, Mdir, Jdir, -s0.d1 / s0.d2, arena) < 0) {
-    return 0;
-  }
+  if (std::sqrt(dir_norm) < kMinVal) return 0;
 
   // bracket [lo, hi] with slope(lo) < 0 < slope(hi); Newton steps from the current point,
   // bisection whenever a step leaves the bracket

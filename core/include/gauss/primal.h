@@ -32,10 +32,8 @@ void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt);
 
 // Exact minimization of cost(x + a dir) over a >= 0 (the cost is convex and piecewise smooth):
 // safeguarded one-dimensional Newton iterations on the derivative. `Mdir` = M dir and
-// `Jdir` = J dir. Returns the step a; 0 if dir is not a descent direction, or if x is already
-// converged along it: slope below tolerance * 0.01 * |dir| / PrimalScale and the first Newton
-// step would raise the cost (MuJoCo's line search rule, which ends a solve without counting
-// the iteration).
+// `Jdir` = J dir. Returns the step a; 0 if dir is not a descent direction or |dir| < 1e-15
+// (which ends a solve without counting the iteration, as in MuJoCo).
 double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                         const double* Mdir, const double* Jdir, Arena& arena);
 
