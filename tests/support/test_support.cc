@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 namespace gauss::test {
@@ -13,7 +14,16 @@ std::string MujocoSampleModel(const std::string& name) { return "/usr/share/mujo
 
 std::vector<std::string> GymnasiumModels() {
   std::vector<std::string> out;
-  for (const auto& entry : std::filesystem::directory_iterator(SharedModel("gymnasium"))) {
+  // called while tests are being listed: a missing folder must not abort the whole program
+  // (the tests that load shared models then fail, naming the path)
+  std::error_code error;
+  std::filesystem::directory_iterator it(SharedModel("gymnasium"), error);
+  if (error) {
+    std::fprintf(stderr, "warning: no Gymnasium models at %s (%s); set -DGAUSS_SHARED_DIR\n",
+                 SharedModel("gymnasium").c_str(), error.message().c_str());
+    return out;
+  }
+  for (const auto& entry : it) {
     if (entry.path().extension() == ".xml") out.push_back(entry.path().string());
   }
   std::sort(out.begin(), out.end());
