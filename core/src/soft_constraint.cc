@@ -285,7 +285,9 @@ void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const i
                           double* H) {
   // rows with a quadratic penalty: D J_i' J_i (elliptic bottom zone included)
   for (int i = 0; i < p.nefc; ++i) {
-    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) AddRowProduct(p, i, i, p.D[i], H);
+    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) {
+      AddRowProduct(p, i, i, p.D[i], H);
+    }
   }
 
   // elliptic contacts on the cone surface: Hc = Dm (grad g grad g' + g hess g) in contact

@@ -80,30 +80,34 @@ Eigen::VectorXd Solve(const SparseLDL& f, const Eigen::VectorXd& b) {
   return x;
 }
 
-TEST(SparseLDL, SolvesLikeDenseLinearAlgebra) {
-  std::mt19937_64 gen(11);
-  const Problem pr = MakeProblem(gen);
-  const Csc c = ToCsc(pr.A, pr);
+// A random problem (seeded) and its factorization, for each test.
+struct Factored {
+  explicit Factored(unsigned seed)
+      : gen(seed), problem(MakeProblem(gen)), csc(ToCsc(problem.A, problem)) {
+    arena.Reserve(1 << 16);
+    ok = f.Factor(kN, csc.colptr.data(), csc.rowind.data(), csc.values.data(), arena);
+  }
+  std::mt19937_64 gen;
+  Problem problem;
+  Csc csc;
   Arena arena;
-  arena.Reserve(1 << 16);
   SparseLDL f;
-  ASSERT_TRUE(f.Factor(kN, c.colptr.data(), c.rowind.data(), c.values.data(), arena));
+  bool ok = false;
+};
+
+TEST(SparseLDL, SolvesLikeDenseLinearAlgebra) {
+  Factored t(11);
+  ASSERT_TRUE(t.ok);
   const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(kN, -1, 2);
-  const Eigen::VectorXd expected = pr.A.ldlt().solve(b);
-  EXPECT_LT((Solve(f, b) - expected).norm(), 1e-12 * expected.norm());
+  const Eigen::VectorXd expected = t.problem.A.ldlt().solve(b);
+  EXPECT_LT((Solve(t.f, b) - expected).norm(), 1e-12 * expected.norm());
 }
 
 TEST(SparseLDL, RankOneUpdatesAndDowndatesEqualRefactoring) {
-  std::mt19937_64 gen(12);
-  const Problem pr = MakeProblem(gen);
-  const Csc c = ToCsc(pr.A, pr);
-  Arena arena;
-  arena.Reserve(1 << 16);
-  SparseLDL f;
-  ASSERT_TRUE(f.Factor(kN, c.colptr.data(), c.rowind.data(), c.values.data(), arena));
+  Factored t(12);
+  ASSERT_TRUE(t.ok);
   const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(kN, 1, -3);
-
-  Eigen::MatrixXd A = pr.A;
+  Eigen::MatrixXd A = t.problem.A;
   auto apply = [&](const std::vector<std::pair<int, double>>& w, double sigma) {
     std::vector<int> index;
     std::vector<double> values;
@@ -114,34 +118,29 @@ TEST(SparseLDL, RankOneUpdatesAndDowndatesEqualRefactoring) {
       dense(i) = v;
     }
     A += sigma * dense * dense.transpose();
-    return f.Update(static_cast<int>(index.size()), index.data(), values.data(), sigma);
+    return t.f.Update(static_cast<int>(index.size()), index.data(), values.data(), sigma);
   };
   // add every vector, check; remove half of them, check; the solve follows A each time
-  for (const auto& w : pr.vectors) ASSERT_TRUE(apply(w, 1.0));
+  const auto& vectors = t.problem.vectors;
+  for (const auto& w : vectors) ASSERT_TRUE(apply(w, 1.0));
   Eigen::VectorXd expected = A.ldlt().solve(b);
-  EXPECT_LT((Solve(f, b) - expected).norm(), 1e-12 * expected.norm());
-  for (std::size_t v = 0; v < pr.vectors.size(); v += 2) ASSERT_TRUE(apply(pr.vectors[v], -1.0));
+  EXPECT_LT((Solve(t.f, b) - expected).norm(), 1e-12 * expected.norm());
+  for (std::size_t v = 0; v < vectors.size(); v += 2) ASSERT_TRUE(apply(vectors[v], -1.0));
   expected = A.ldlt().solve(b);
-  EXPECT_LT((Solve(f, b) - expected).norm(), 1e-12 * expected.norm());
+  EXPECT_LT((Solve(t.f, b) - expected).norm(), 1e-12 * expected.norm());
 }
 
 TEST(SparseLDL, DowndateThatLosesDefinitenessIsRefused) {
-  std::mt19937_64 gen(13);
-  const Problem pr = MakeProblem(gen);
-  const Csc c = ToCsc(pr.A, pr);
-  Arena arena;
-  arena.Reserve(1 << 16);
-  SparseLDL f;
-  ASSERT_TRUE(f.Factor(kN, c.colptr.data(), c.rowind.data(), c.values.data(), arena));
+  Factored t(13);
+  ASSERT_TRUE(t.ok);
   // A - w w' with |w|^2 far above A's largest eigenvalue along w is indefinite
-  const auto& w = pr.vectors[0];
   std::vector<int> index;
   std::vector<double> values;
-  for (const auto& [i, v] : w) {
+  for (const auto& [i, v] : t.problem.vectors[0]) {
     index.push_back(i);
     values.push_back(10 * v / std::abs(v));
   }
-  EXPECT_FALSE(f.Update(static_cast<int>(index.size()), index.data(), values.data(), -1.0));
+  EXPECT_FALSE(t.f.Update(static_cast<int>(index.size()), index.data(), values.data(), -1.0));
 }
 
 }  // namespace

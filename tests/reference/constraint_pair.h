@@ -303,4 +303,11 @@ inline std::string ModelTestName(const std::string& path) {
   return name;
 }
 
+// Test name of a (model path, cone) parameter: "humanoid_humanoid_elliptic", ...
+inline std::string ModelConeTestName(
+    const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
+  return ModelTestName(std::get<0>(info.param)) +
+         (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
+}
+
 }  // namespace gauss::test

@@ -102,10 +102,7 @@ INSTANTIATE_TEST_SUITE_P(
     Models, ConstraintReference,
     ::testing::Combine(::testing::ValuesIn(ConstraintModels()),
                        ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
-    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
-      return ModelTestName(std::get<0>(info.param)) +
-             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
-    });
+    ModelConeTestName);
 
 // pgs (default, MuJoCo 2.2.2's scalar sweeps: equality rows one at a time) stopped after 8
 // sweeps, before it converges, is at MuJoCo's iterate.

@@ -134,6 +134,21 @@ std::vector<std::string> ContactModels() {
           SharedModel("gymnasium/humanoid.xml")};
 }
 
+// State s of a test's sequence into p.mjd: placed with motion (even s) or reached by
+// simulation (odd s).
+void SampleState(ContactPair& p, std::mt19937_64& gen, int s) {
+  if (s % 2 == 0) {
+    PlacedState(p.mj.get(), p.mjd.get(), gen, /*motion=*/true);
+  } else {
+    SimulatedState(p.mj.get(), p.sim.get(), p.mjd.get(), gen);
+  }
+}
+
+// The pile (box-box, box-capsule, box-sphere; condim 3, 4, 6) and MuJoCo's humanoid.
+std::vector<std::string> PileAndHumanoid() {
+  return {TestModel("contact_pile.xml"), MujocoSampleModel("humanoid/humanoid.xml")};
+}
+
 // ---------------------------------------------------------------- forward at random states
 
 // Rows and newton's solution of Gauss (configured by setup) equal MuJoCo's at kStates states:
@@ -151,11 +166,7 @@ void CheckForwardAtStates(const std::string& path, const SolverSetup& setup) {
   int iter_gauss = 0, iter_mujoco = 0;
   std::map<int, int> condims;
   for (int s = 0; s < kStates; ++s) {
-    if (s % 2 == 0) {
-      PlacedState(p.mj.get(), p.mjd.get(), gen, /*motion=*/true);
-    } else {
-      SimulatedState(p.mj.get(), p.sim.get(), p.mjd.get(), gen);
-    }
+    SampleState(p, gen, s);
     p.CopyInputs(/*warmstart=*/true);  // before mj_forward, which overwrites qacc_warmstart
     mj_forward(p.mj.get(), p.mjd.get());
     p.engine->Forward(p.d);
@@ -212,20 +223,13 @@ INSTANTIATE_TEST_SUITE_P(
     Models, ContactForward,
     ::testing::Combine(::testing::ValuesIn(ContactModels()),
                        ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
-    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
-      return ModelTestName(std::get<0>(info.param)) +
-             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
-    });
+    ModelConeTestName);
 
 INSTANTIATE_TEST_SUITE_P(
     Models, ContactForwardSparse,
-    ::testing::Combine(::testing::Values(TestModel("contact_pile.xml"),
-                                         MujocoSampleModel("humanoid/humanoid.xml")),
+    ::testing::Combine(::testing::ValuesIn(PileAndHumanoid()),
                        ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
-    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
-      return ModelTestName(std::get<0>(info.param)) +
-             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
-    });
+    ModelConeTestName);
 
 // ---------------------------------------------------------------- pgs, iterate for iterate
 
@@ -248,11 +252,7 @@ TEST_P(PgsIterates, UnconvergedPgsStopsAtMujocosIterate) {
   Worst worst;
   int capped = 0, contacts = 0;
   for (int s = 0; s < 60; ++s) {
-    if (s % 2 == 0) {
-      PlacedState(p.mj.get(), p.mjd.get(), gen, /*motion=*/true);
-    } else {
-      SimulatedState(p.mj.get(), p.sim.get(), p.mjd.get(), gen);
-    }
+    SampleState(p, gen, s);
     p.CopyInputs(/*warmstart=*/true);
     mj_forward(p.mj.get(), p.mjd.get());
     p.engine->Forward(p.d);
@@ -278,13 +278,9 @@ TEST_P(PgsIterates, UnconvergedPgsStopsAtMujocosIterate) {
 
 INSTANTIATE_TEST_SUITE_P(
     Models, PgsIterates,
-    ::testing::Combine(::testing::Values(TestModel("contact_pile.xml"),
-                                         MujocoSampleModel("humanoid/humanoid.xml")),
+    ::testing::Combine(::testing::ValuesIn(PileAndHumanoid()),
                        ::testing::Values(Cone::kPyramidal, Cone::kElliptic)),
-    [](const ::testing::TestParamInfo<std::tuple<std::string, Cone>>& info) {
-      return ModelTestName(std::get<0>(info.param)) +
-             (std::get<1>(info.param) == Cone::kElliptic ? "_elliptic" : "_pyramidal");
-    });
+    ModelConeTestName);
 
 // ---------------------------------------------------------------- trajectories
 

@@ -14,30 +14,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "small_cholesky.h"
+
 namespace gauss {
 
 void SolveSpd(double* S, int k, double* x, const double* r) {
-  for (int j = 0; j < k; ++j) {
-    double diag = S[j * k + j];
-    for (int m = 0; m < j; ++m) diag -= S[j * k + m] * S[j * k + m];
-    const double l = std::sqrt(std::max(diag, 1e-300));
-    S[j * k + j] = l;
-    for (int i = j + 1; i < k; ++i) {
-      double v = S[i * k + j];
-      for (int m = 0; m < j; ++m) v -= S[i * k + m] * S[j * k + m];
-      S[i * k + j] = v / l;
-    }
-  }
-  for (int i = 0; i < k; ++i) {
-    double v = r[i];
-    for (int m = 0; m < i; ++m) v -= S[i * k + m] * x[m];
-    x[i] = v / S[i * k + i];
-  }
-  for (int i = k - 1; i >= 0; --i) {
-    double v = x[i];
-    for (int m = i + 1; m < k; ++m) v -= S[m * k + i] * x[m];
-    x[i] = v / S[i * k + i];
-  }
+  SmallCholesky(S, k, 1e-300, /*clamp=*/true);
+  SmallCholeskySolve(S, k, r, x);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "gauss/types.h"
+#include "small_cholesky.h"
 
 namespace gauss {
 
@@ -15,37 +16,6 @@ constexpr int kMaxDim = 6;
 constexpr double kQpThreshold = 1e-10;  // pivots, constraint residual and Newton steps
 constexpr int kQpIterations = 20;
 constexpr double kUndoThreshold = 1e-10;  // largest accepted rise of the dual cost
-
-// In-place Cholesky L L' of the n x n matrix S (lower triangle used). False when a pivot is
-// below kQpThreshold: S is not safely positive definite.
-bool Factor(double* S, int n) {
-  for (int j = 0; j < n; ++j) {
-    double diag = S[j * n + j];
-    for (int k = 0; k < j; ++k) diag -= S[j * n + k] * S[j * n + k];
-    if (!(diag >= kQpThreshold)) return false;
-    S[j * n + j] = std::sqrt(diag);
-    for (int i = j + 1; i < n; ++i) {
-      double v = S[i * n + j];
-      for (int k = 0; k < j; ++k) v -= S[i * n + k] * S[j * n + k];
-      S[i * n + j] = v / S[j * n + j];
-    }
-  }
-  return true;
-}
-
-// x = (L L')^-1 r
-void Solve(const double* L, int n, const double* r, double* x) {
-  for (int i = 0; i < n; ++i) {
-    double v = r[i];
-    for (int k = 0; k < i; ++k) v -= L[i * n + k] * x[k];
-    x[i] = v / L[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; --i) {
-    double v = x[i];
-    for (int k = i + 1; k < n; ++k) v -= L[k * n + i] * x[k];
-    x[i] = v / L[i * n + i];
-  }
-}
 
 double Dot(const double* a, const double* b, int n) {
   double s = 0;
@@ -70,17 +40,17 @@ bool EllipseQP(const double* A, const double* b, const double* d, double r, int 
     double L[(kMaxDim - 1) * (kMaxDim - 1)];
     std::copy(Ay, Ay + n * n, L);
     for (int i = 0; i < n; ++i) L[i * n + i] += lambda;
-    if (!Factor(L, n)) {
+    if (!SmallCholesky(L, n, kQpThreshold, /*clamp=*/false)) {
       std::fill(x, x + n, 0.0);
       return false;
     }
-    Solve(L, n, by, y);
+    SmallCholeskySolve(L, n, by, y);
     for (int i = 0; i < n; ++i) y[i] = -y[i];
     const double excess = Dot(y, y, n) - r * r;
     if (excess < kQpThreshold) break;
     // d|y|^2/dlambda = -2 y'(Ay + lambda I)^-1 y
     double z[kMaxDim - 1];
-    Solve(L, n, y, z);
+    SmallCholeskySolve(L, n, y, z);
     const double slope = -2 * Dot(y, z, n);
     const double step = -excess / slope;
     if (step < kQpThreshold) break;
