@@ -310,6 +310,8 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   p.meaninertia = m.stat_meaninertia;
   p.iterations = m.opt.iterations;
   p.tolerance = m.opt.tolerance;
+  p.qLD = d.qLD.data();
+  p.qLDiagInv = d.qLDiagInv.data();
   return p;
 }
 

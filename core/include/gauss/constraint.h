@@ -106,6 +106,12 @@ struct ConstraintProblem {
   double meaninertia = 1;  // scales the convergence test: 1 / (meaninertia * max(1, nv))
   int iterations = 100;
   double tolerance = 1e-8;
+
+  // The kernel's factor M = L'DL in the storage of qM (L off the diagonal; sparse_inertia.h)
+  // and 1/D, for solvers that work with M^-1 restricted to dof chains (added last: plugins
+  // built against the layout above keep working)
+  const double* qLD = nullptr;        // (nM)
+  const double* qLDiagInv = nullptr;  // (nv)
 };
 
 // ---------------------------------------------------------------- shared evaluations

@@ -95,19 +95,16 @@ double OuterSlope(const Block& B, double fn, double* ft) {
 
 }  // namespace
 
-double MinimizeEllipticBlock(const double* AR, const double* b, double* f, int n, int a,
-                           const Contact& c, Arena& /*arena*/) {
+double MinimizeEllipticBlock(const DualProblem& dual, double* f, int a, const Contact& c) {
   Block B;
   B.dim = c.dim;
   const int k = c.dim;
   // block of AR and the gradient from the other constraints: g = b_c + (AR f)_c - A f_c
   for (int i = 0; i < k; ++i) {
-    const double* row = AR + static_cast<std::size_t>(a + i) * n;
-    double grad = b[a + i];
-    for (int j = 0; j < n; ++j) grad += row[j] * f[j];
+    double grad = dual.Residual(a + i, f);
     for (int j = 0; j < k; ++j) {
-      B.A[i * k + j] = row[a + j];
-      grad -= row[a + j] * f[a + j];
+      B.A[i * k + j] = dual.At(a + i, a + j);
+      grad -= B.A[i * k + j] * f[a + j];
     }
     B.g[i] = grad;
     if (i > 0) B.q[i] = 1 / (c.friction[i - 1] * c.friction[i - 1]);

@@ -60,14 +60,12 @@ bool EllipseQP(const double* A, const double* b, const double* d, double r, int 
   return lambda != 0;
 }
 
-double UpdateEllipticContact(const double* AR, const double* b, double* f, int n, int a,
-                             const Contact& c) {
+double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Contact& c) {
   const int dim = c.dim;
   double A[kMaxDim * kMaxDim], res[kMaxDim], old[kMaxDim];
   for (int i = 0; i < dim; ++i) {
-    const double* row = AR + static_cast<std::size_t>(a + i) * n;
-    res[i] = b[a + i] + Dot(row, f, n);
-    for (int j = 0; j < dim; ++j) A[i * dim + j] = row[a + j];
+    res[i] = dual.Residual(a + i, f);
+    for (int j = 0; j < dim; ++j) A[i * dim + j] = dual.At(a + i, a + j);
     old[i] = f[a + i];
   }
   double* fc = f + a;

@@ -8,6 +8,7 @@
 // An update that would raise the dual cost by more than 1e-10 is undone.
 #pragma once
 
+#include "dual.h"
 #include "gauss/contact.h"
 
 namespace gauss {
@@ -19,9 +20,8 @@ namespace gauss {
 // constraint is active. A (numerically) indefinite A_y + lambda I gives x = 0.
 bool EllipseQP(const double* A, const double* b, const double* d, double r, int n, double* x);
 
-// The update above for contact c whose rows start at a, in the dual problem (AR n x n, b) at
-// forces f. Returns the change of the dual cost (<= 1e-10; 0 when undone).
-double UpdateEllipticContact(const double* AR, const double* b, double* f, int n, int a,
-                             const Contact& c);
+// The update above for contact c whose rows start at a, in the dual problem at forces f.
+// Returns the change of the dual cost (<= 1e-10; 0 when undone).
+double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Contact& c);
 
 }  // namespace gauss

@@ -8,10 +8,12 @@
 // elliptic contact is instead minimized exactly as one block (elliptic_block.h): sweeps then
 // converge to the same unique optimum as the primal solvers, also where the spec's updates
 // stall. Stops when a sweep improves the dual cost by less than the tolerance (scaled as the
-// primal solvers' tests).
+// primal solvers' tests). AR is built and stored sparse (dual.h): rows on different
+// kinematic trees do not interact, so a sweep costs the nonzeros of AR.
 #include <algorithm>
 #include <cmath>
 
+#include "dual.h"
 #include "elliptic_block.h"
 #include "elliptic_update.h"
 #include "gauss/primal.h"
@@ -22,17 +24,6 @@ namespace {
 
 constexpr ConstraintType kContactElliptic = ConstraintType::kContactElliptic;
 
-// 1/2 f'AR f + f'b
-double DualCost(const double* AR, const double* b, const double* f, int n) {
-  double cost = 0;
-  for (int i = 0; i < n; ++i) {
-    double row = 0;
-    for (int j = 0; j < n; ++j) row += AR[i * n + j] * f[j];
-    cost += f[i] * (0.5 * row + b[i]);
-  }
-  return cost;
-}
-
 class PgsSolver : public ConstraintSolver {
  public:
   void Configure(const Params& params) override {
@@ -42,7 +33,7 @@ class PgsSolver : public ConstraintSolver {
 
   std::size_t ScratchDoubles(const Model& m) const override {
     const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
-    return nj * nj + nj * nv + 8 * nv + 8 * nj + kEllipticBlockScratch + 64;
+    return DualProblem::Scratch(m.nv, m.njmax) + 8 * nv + 8 * nj + 64;
   }
 
  protected:
@@ -57,17 +48,14 @@ class PgsSolver : public ConstraintSolver {
     }
     Arena& arena = d.arena;
     ArenaScope scope(arena);
-    double* AR = arena.Doubles(static_cast<std::size_t>(n) * n);
-    double* MinvJT = arena.Doubles(static_cast<std::size_t>(n) * nv);
-    double* b = arena.Doubles(n);
-    double* tmp = arena.Doubles(std::max(n, nv));
-    BuildDual(p, AR, MinvJT, b, tmp);
-    InitialForce(p, AR, b, force, arena);
+    DualProblem dual;
+    dual.Build(p, arena);
+    InitialForce(p, dual, force, arena);
 
     const double scale = PrimalScale(p);
-    double cost = DualCost(AR, b, force, n);
+    double cost = dual.Cost(force);
     for (int iter = 0; iter < p.iterations; ++iter) {
-      const double decrease = -Sweep(p, AR, b, force, arena);
+      const double decrease = -Sweep(p, dual, force);
       cost -= decrease;
       const SolverIteration it{cost, 0, scale * decrease};
       if (trace) trace[iter] = it;
@@ -77,13 +65,8 @@ class PgsSolver : public ConstraintSolver {
         break;
       }
     }
+    dual.Acceleration(p, force, qacc);
 
-    // qacc = a0 + M^-1 J' f
-    for (int i = 0; i < n; ++i) {
-      if (force[i] == 0) continue;
-      const double* row = MinvJT + static_cast<std::size_t>(i) * nv;
-      for (int k = 0; k < nv; ++k) qacc[k] += row[k] * force[i];
-    }
     if (trace && result.iterations > 0) {
       // gradient of the primal cost at the final acceleration, for comparison with primal solvers
       PrimalPoint pt;
@@ -98,28 +81,9 @@ class PgsSolver : public ConstraintSolver {
   }
 
  private:
-  // AR = J M^-1 J' + R and b = J a0 - aref; MinvJT row i = M^-1 J_i'.
-  static void BuildDual(const ConstraintProblem& p, double* AR, double* MinvJT, double* b,
-                        double* tmp) {
-    const int nv = p.nv, n = p.nefc;
-    for (int i = 0; i < n; ++i) {
-      double* row = MinvJT + static_cast<std::size_t>(i) * nv;
-      for (int k = 0; k < n; ++k) tmp[k] = k == i ? 1 : 0;
-      MulJT(p, tmp, row);
-      p.M->SolveM(row);
-    }
-    for (int i = 0; i < n; ++i) {
-      MulJ(p, MinvJT + static_cast<std::size_t>(i) * nv, tmp);
-      for (int j = 0; j < n; ++j) AR[j * n + i] = tmp[j];
-      AR[i * n + i] += p.R[i];
-    }
-    MulJ(p, p.qacc_smooth, b);
-    for (int i = 0; i < n; ++i) b[i] -= p.aref[i];
-  }
-
   // The force of the warmstart acceleration when it beats zero force, else zero.
-  static void InitialForce(const ConstraintProblem& p, const double* AR, const double* b,
-                           double* force, Arena& arena) {
+  static void InitialForce(const ConstraintProblem& p, const DualProblem& dual, double* force,
+                           Arena& arena) {
     std::fill(force, force + p.nefc, 0.0);
     if (!p.qacc_warmstart) return;
     ArenaScope scope(arena);
@@ -127,41 +91,39 @@ class PgsSolver : public ConstraintSolver {
     MulJ(p, p.qacc_warmstart, jar);
     for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
     ConstraintCost(p, jar, force, nullptr);
-    if (DualCost(AR, b, force, p.nefc) > 0) std::fill(force, force + p.nefc, 0.0);
+    if (dual.Cost(force) > 0) std::fill(force, force + p.nefc, 0.0);
   }
 
   // One Gauss-Seidel pass over all constraints; returns the change of the dual cost, summed
   // from each update's exact change (no cancellation between large costs).
-  double Sweep(const ConstraintProblem& p, const double* AR, const double* b, double* f,
-               Arena& arena) const {
+  double Sweep(const ConstraintProblem& p, const DualProblem& dual, double* f) const {
     const int n = p.nefc;
     double change = 0;
     for (int i = 0; i < n;) {
       const int type = p.type[i];
       if (type == static_cast<int>(kContactElliptic)) {
         const Contact& c = p.contact[IdOfContactRow(p, i)];
-        change += exact_blocks_ ? MinimizeEllipticBlock(AR, b, f, n, i, c, arena)
-                                : UpdateEllipticContact(AR, b, f, n, i, c);
+        change += exact_blocks_ ? MinimizeEllipticBlock(dual, f, i, c)
+                                : UpdateEllipticContact(dual, f, i, c);
         i += c.dim;
         continue;
       }
       if (exact_blocks_ && type == static_cast<int>(ConstraintType::kEquality)) {
         const int size = EqualityBlockSize(p, i);
-        change += MinimizeEqualityBlock(AR, b, f, n, i, size);
+        change += MinimizeEqualityBlock(dual, f, i, size);
         i += size;
         continue;
       }
-      double residual = b[i];
-      const double* row = AR + static_cast<std::size_t>(i) * n;
-      for (int j = 0; j < n; ++j) residual += row[j] * f[j];
-      double value = f[i] - residual / row[i];
+      const double residual = dual.Residual(i, f);
+      const double diagonal = dual.Diagonal(i);
+      double value = f[i] - residual / diagonal;
       if (IsOneSidedRow(type)) {
         value = std::max(0.0, value);
       } else if (IsFrictionLossRow(type)) {
         value = std::clamp(value, -p.frictionloss[i], p.frictionloss[i]);
       }
       const double step = value - f[i];
-      change += step * (residual + 0.5 * row[i] * step);
+      change += step * (residual + 0.5 * diagonal * step);
       f[i] = value;
       ++i;
     }
@@ -181,16 +143,12 @@ class PgsSolver : public ConstraintSolver {
   // Exact minimization over the (unbounded) forces of one equality constraint: its rows are
   // strongly coupled (a weld's 6 rows act on the same two bodies), so solving them together
   // converges far faster than row by row. Returns the dual cost change.
-  static double MinimizeEqualityBlock(const double* AR, const double* b, double* f, int n, int a,
-                                      int size) {
+  static double MinimizeEqualityBlock(const DualProblem& dual, double* f, int a, int size) {
     double A[36], r[6], minus_r[6], step[6];
     for (int i = 0; i < size; ++i) {
-      const double* row = AR + static_cast<std::size_t>(a + i) * n;
-      double residual = b[a + i];
-      for (int j = 0; j < n; ++j) residual += row[j] * f[j];
-      r[i] = residual;
-      minus_r[i] = -residual;
-      for (int j = 0; j < size; ++j) A[i * size + j] = row[a + j];
+      r[i] = dual.Residual(a + i, f);
+      minus_r[i] = -r[i];
+      for (int j = 0; j < size; ++j) A[i * size + j] = dual.At(a + i, a + j);
     }
     SolveSpd(A, size, step, minus_r);  // A step = -r
     // the exact minimizer of a quadratic changes it by -1/2 step'A step = 1/2 step'r

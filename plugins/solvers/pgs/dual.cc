@@ -1,0 +1,183 @@
+// AR, b and the force-to-acceleration map of PGS's dual problem (dual.h).
+#include "dual.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "gauss/error.h"
+
+namespace gauss {
+
+std::size_t DualProblem::Scratch(int nv, int njmax) {
+  const std::size_t n = static_cast<std::size_t>(std::max(njmax, 0));
+  const std::size_t v = static_cast<std::size_t>(nv);
+  // W's values and dofs; AR's values and columns (at most dense); b, diagonal, row indices;
+  // marks and a work vector
+  return 2 * n * v + 2 * n * n + 8 * n + 2 * v + 64;
+}
+
+void DualProblem::Build(const ConstraintProblem& p, Arena& arena) {
+  if (!p.qLD || !p.qLDiagInv) {
+    throw Error("solver 'pgs': the constraint problem carries no factor of M (qLD)");
+  }
+  n_ = p.nefc;
+  double* b = arena.Doubles(n_);
+  MulJ(p, p.qacc_smooth, b);
+  for (int i = 0; i < n_; ++i) b[i] -= p.aref[i];
+  b_ = b;
+  BuildW(p, arena);
+  BuildAR(p, arena);
+}
+
+void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
+  const int nv = p.nv;
+  const std::size_t n = static_cast<std::size_t>(n_);
+  W_rowadr_ = arena.Ints(n);
+  W_rownnz_ = arena.Ints(n);
+  W_dof_ = arena.Ints(n * nv);
+  W_ = arena.Doubles(n * nv);
+  int* mark = arena.Ints(nv);
+  std::fill(mark, mark + nv, -1);
+  double* work = arena.Doubles(nv);
+  std::fill(work, work + nv, 0.0);
+
+  int adr = 0;
+  for (int i = 0; i < n_; ++i) {
+    // the row's dofs and all their ancestors, leaves first (dofs are numbered parents first)
+    int* dofs = W_dof_ + adr;
+    int count = 0;
+    auto add = [&](int col, double value) {
+      for (int k = col; k >= 0 && mark[k] != i; k = p.dof_parentid[k]) {
+        mark[k] = i;
+        dofs[count++] = k;
+      }
+      work[col] = value;
+    };
+    if (p.J) {
+      const double* row = p.J + static_cast<std::size_t>(i) * nv;
+      for (int c = 0; c < nv; ++c) {
+        if (row[c] != 0) add(c, row[c]);
+      }
+    } else {
+      const int jadr = p.J_rowadr[i];
+      for (int e = 0; e < p.J_rownnz[i]; ++e) add(p.J_colind[jadr + e], p.J_sparse[jadr + e]);
+    }
+    std::sort(dofs, dofs + count, std::greater<int>());
+    // W_i = L^-T J_i': leaves to root, each dof passing its value on to its ancestors
+    for (int t = 0; t < count; ++t) {
+      const int k = dofs[t];
+      const double xk = work[k];
+      if (xk == 0) continue;
+      int a = p.dof_Madr[k] + 1;
+      for (int anc = p.dof_parentid[k]; anc >= 0; anc = p.dof_parentid[anc]) {
+        work[anc] -= p.qLD[a++] * xk;
+      }
+    }
+    for (int t = 0; t < count; ++t) {
+      W_[adr + t] = work[dofs[t]];
+      work[dofs[t]] = 0;
+    }
+    W_rowadr_[i] = adr;
+    W_rownnz_[i] = count;
+    adr += count;
+  }
+}
+
+void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
+  const std::size_t n = static_cast<std::size_t>(n_);
+  int* rowadr = arena.Ints(n);
+  int* rownnz = arena.Ints(n);
+  int* col = arena.Ints(n * n);
+  double* val = arena.Doubles(n * n);
+  double* diag = arena.Doubles(n);
+  // AR_ij = sum over the common dofs of W_ik W_jk / D_k (merge of two decreasing lists) + R
+  int adr = 0;
+  for (int i = 0; i < n_; ++i) {
+    const int* di = W_dof_ + W_rowadr_[i];
+    const double* wi = W_ + W_rowadr_[i];
+    const int ni = W_rownnz_[i];
+    rowadr[i] = adr;
+    for (int j = 0; j < n_; ++j) {
+      const int* dj = W_dof_ + W_rowadr_[j];
+      const double* wj = W_ + W_rowadr_[j];
+      const int nj = W_rownnz_[j];
+      const bool overlap = ni > 0 && nj > 0 && di[ni - 1] <= dj[0] && dj[nj - 1] <= di[0];
+      if (!overlap && j != i) continue;
+      double sum = 0;
+      bool common = false;
+      for (int a = 0, b = 0; overlap && a < ni && b < nj;) {
+        if (di[a] > dj[b]) {
+          ++a;
+        } else if (di[a] < dj[b]) {
+          ++b;
+        } else {
+          sum += wi[a] * wj[b] * p.qLDiagInv[di[a]];
+          common = true;
+          ++a;
+          ++b;
+        }
+      }
+      if (j == i) {
+        sum += p.R[i];
+        diag[i] = sum;
+      } else if (!common) {
+        continue;
+      }
+      col[adr] = j;
+      val[adr++] = sum;
+    }
+    rownnz[i] = adr - rowadr[i];
+  }
+  AR_rowadr_ = rowadr;
+  AR_rownnz_ = rownnz;
+  AR_col_ = col;
+  AR_val_ = val;
+  diag_ = diag;
+}
+
+double DualProblem::Residual(int i, const double* f) const {
+  double r = b_[i];
+  const int adr = AR_rowadr_[i];
+  for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
+  return r;
+}
+
+double DualProblem::At(int i, int j) const {
+  const int* begin = AR_col_ + AR_rowadr_[i];
+  const int* end = begin + AR_rownnz_[i];
+  const int* it = std::lower_bound(begin, end, j);
+  return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
+}
+
+double DualProblem::Cost(const double* f) const {
+  double cost = 0;
+  for (int i = 0; i < n_; ++i) {
+    if (f[i] != 0) cost += f[i] * (0.5 * (Residual(i, f) - b_[i]) + b_[i]);
+  }
+  return cost;
+}
+
+void DualProblem::Acceleration(const ConstraintProblem& p, const double* force,
+                               double* qacc) const {
+  const int nv = p.nv;
+  // u = W' f, then M^-1 J' f = L^-1 D^-1 u (root to leaves), added to a0
+  std::fill(qacc, qacc + nv, 0.0);
+  for (int i = 0; i < n_; ++i) {
+    if (force[i] == 0) continue;
+    for (int t = 0; t < W_rownnz_[i]; ++t) {
+      qacc[W_dof_[W_rowadr_[i] + t]] += W_[W_rowadr_[i] + t] * force[i];
+    }
+  }
+  for (int k = 0; k < nv; ++k) qacc[k] *= p.qLDiagInv[k];
+  for (int k = 0; k < nv; ++k) {
+    double sum = 0;
+    int a = p.dof_Madr[k] + 1;
+    for (int anc = p.dof_parentid[k]; anc >= 0; anc = p.dof_parentid[anc]) {
+      sum += p.qLD[a++] * qacc[anc];
+    }
+    qacc[k] -= sum;
+  }
+  for (int k = 0; k < nv; ++k) qacc[k] += p.qacc_smooth[k];
+}
+
+}  // namespace gauss

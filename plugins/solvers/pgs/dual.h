@@ -1,0 +1,59 @@
+// The dual problem PGS works on (spec eq. 9):
+//   minimize 1/2 f'AR f + f'b,  AR = J M^-1 J' + R,  b = J a0 - aref,
+// and the map back to accelerations, qacc = a0 + M^-1 J' f.
+//
+// With the kernel's factor M = L'DL (tree-sparse, gauss/sparse_inertia.h), the rows of
+// W = L^-T J' live on the dofs of each row's dof chains (their ancestors included), so
+// AR_ij = sum_k W_ik W_jk / D_k runs over the common dofs of two rows only and is zero for
+// rows on different kinematic trees: AR is stored sparse (CSR, columns increasing), and a
+// Gauss-Seidel update of row i costs its nonzeros, not nefc. M^-1 J' f = L^-1 D^-1 (W'f) is
+// one solve.
+#pragma once
+
+#include <cstddef>
+
+#include "gauss/arena.h"
+#include "gauss/constraint.h"
+
+namespace gauss {
+
+class DualProblem {
+ public:
+  // Arena doubles Build takes for njmax rows on nv dofs.
+  static std::size_t Scratch(int nv, int njmax);
+
+  // Builds AR and b; memory from `arena`, valid in the caller's scope. Needs p.qLD.
+  void Build(const ConstraintProblem& p, Arena& arena);
+
+  int size() const { return n_; }
+  // b_i + (AR f)_i: the dual gradient of row i
+  double Residual(int i, const double* f) const;
+  // AR_ij (0 where not stored)
+  double At(int i, int j) const;
+  double Diagonal(int i) const { return diag_[i]; }
+  // 1/2 f'AR f + f'b
+  double Cost(const double* f) const;
+
+  // qacc (nv) = a0 + M^-1 J' force.
+  void Acceleration(const ConstraintProblem& p, const double* force, double* qacc) const;
+
+ private:
+  void BuildW(const ConstraintProblem& p, Arena& arena);
+  void BuildAR(const ConstraintProblem& p, Arena& arena);
+
+  int n_ = 0;
+  const double* b_ = nullptr;
+  const double* diag_ = nullptr;
+  // AR in CSR
+  const int* AR_rowadr_ = nullptr;
+  const int* AR_rownnz_ = nullptr;
+  const int* AR_col_ = nullptr;
+  const double* AR_val_ = nullptr;
+  // W in CSR, row i's dofs in decreasing order
+  int* W_rowadr_ = nullptr;
+  int* W_rownnz_ = nullptr;
+  int* W_dof_ = nullptr;
+  double* W_ = nullptr;
+};
+
+}  // namespace gauss
