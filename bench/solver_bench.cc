@@ -1,6 +1,7 @@
 // Constraint-solver time per forward solve on MuJoCo's humanoid.xml, for every solver plugin
-// (newton, cg, pgs) and both cones, with contacts disabled (collision detection is not wired
-// into the engine yet): only the joint limits are active. 16 fixed random states (joints
+// (newton, cg, pgs) and both cones, with contacts disabled so that every state has the same
+// kind of problem (joint limits only; `gauss bench --set solver=...` measures whole steps with
+// contacts). 16 fixed random states (joints
 // around qpos0 with 0.8 rad / 0.5 m spread, unit random orientation of the root, random qvel),
 // each prepared once by Engine::Forward.
 //
