@@ -13,7 +13,7 @@ std::size_t DualProblem::Scratch(int nv, int njmax) {
   const std::size_t v = static_cast<std::size_t>(nv);
   // W's values and dofs; AR's values and columns (at most dense); b, diagonal, row indices;
   // marks and a work vector
-  return 2 * n * v + 2 * n * n + 8 * n + 2 * v + 64;
+  return 2 * n * v + 2 * n * n + 8 * n + 4 * v + 64;
 }
 
 void DualProblem::Build(const ConstraintProblem& p, Arena& arena) {
@@ -85,57 +85,94 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
 
 void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   const std::size_t n = static_cast<std::size_t>(n_);
-  int* rowadr = arena.Ints(n);
-  int* rownnz = arena.Ints(n);
-  int* col = arena.Ints(n * n);
-  double* val = arena.Doubles(n * n);
-  double* diag = arena.Doubles(n);
-  // AR_ij = sum over the common dofs of W_ik W_jk / D_k (merge of two decreasing lists) + R
-  int adr = 0;
+  // rows i and j interact when their dof lists (decreasing) overlap
+  auto overlap = [&](int i, int j) {
+    const int ni = W_rownnz_[i], nj = W_rownnz_[j];
+    if (ni == 0 || nj == 0) return false;
+    const int* di = W_dof_ + W_rowadr_[i];
+    const int* dj = W_dof_ + W_rowadr_[j];
+    return di[ni - 1] <= dj[0] && dj[nj - 1] <= di[0];
+  };
+  std::size_t pairs = 0;
   for (int i = 0; i < n_; ++i) {
+    for (int j = 0; j < n_; ++j) pairs += overlap(i, j);
+  }
+  // A_ij = sum over the common dofs of W_ik W_jk / D_k: row i scattered (divided by D) into a
+  // dense vector, row j gathered from it
+  double* scaled = arena.Doubles(p.nv);
+  std::fill(scaled, scaled + p.nv, 0.0);
+  auto product = [&](int j) {
+    double sum = 0;
+    const int* dj = W_dof_ + W_rowadr_[j];
+    const double* wj = W_ + W_rowadr_[j];
+    for (int t = 0; t < W_rownnz_[j]; ++t) sum += wj[t] * scaled[dj[t]];
+    return sum;
+  };
+  auto scatter = [&](int i, bool clear) {
     const int* di = W_dof_ + W_rowadr_[i];
     const double* wi = W_ + W_rowadr_[i];
-    const int ni = W_rownnz_[i];
-    rowadr[i] = adr;
-    for (int j = 0; j < n_; ++j) {
-      const int* dj = W_dof_ + W_rowadr_[j];
-      const double* wj = W_ + W_rowadr_[j];
-      const int nj = W_rownnz_[j];
-      const bool overlap = ni > 0 && nj > 0 && di[ni - 1] <= dj[0] && dj[nj - 1] <= di[0];
-      if (!overlap && j != i) continue;
-      double sum = 0;
-      bool common = false;
-      for (int a = 0, b = 0; overlap && a < ni && b < nj;) {
-        if (di[a] > dj[b]) {
-          ++a;
-        } else if (di[a] < dj[b]) {
-          ++b;
-        } else {
-          sum += wi[a] * wj[b] * p.qLDiagInv[di[a]];
-          common = true;
-          ++a;
-          ++b;
-        }
-      }
-      if (j == i) {
-        sum += p.R[i];
-        diag[i] = sum;
-      } else if (!common) {
-        continue;
-      }
-      col[adr] = j;
-      val[adr++] = sum;
+    for (int t = 0; t < W_rownnz_[i]; ++t) {
+      scaled[di[t]] = clear ? 0.0 : wi[t] * p.qLDiagInv[di[t]];
     }
+  };
+  double* diag = arena.Doubles(n);
+  diag_ = diag;
+
+  if (3 * pairs > n * n) {
+    // mostly coupled (one kinematic tree): dense rows, contiguous dot products in the sweeps
+    double* dense = arena.Doubles(n * n);
+    std::fill(dense, dense + n * n, 0.0);
+    for (int i = 0; i < n_; ++i) {
+      scatter(i, false);
+      for (int j = 0; j <= i; ++j) {
+        if (overlap(i, j)) dense[i * n + j] = dense[j * n + i] = product(j);
+      }
+      scatter(i, true);
+      dense[i * n + i] += p.R[i];
+      diag[i] = dense[i * n + i];
+    }
+    dense_ = dense;
+    return;
+  }
+  int* rowadr = arena.Ints(n);
+  int* rownnz = arena.Ints(n);
+  int* col = arena.Ints(pairs + n);
+  double* val = arena.Doubles(pairs + n);
+  int adr = 0;
+  for (int i = 0; i < n_; ++i) {
+    rowadr[i] = adr;
+    scatter(i, false);
+    for (int j = 0; j < n_; ++j) {
+      if (j != i && !overlap(i, j)) continue;
+      col[adr] = j;
+      val[adr] = product(j) + (j == i ? p.R[i] : 0.0);
+      if (j == i) diag[i] = val[adr];
+      ++adr;
+    }
+    scatter(i, true);
     rownnz[i] = adr - rowadr[i];
   }
   AR_rowadr_ = rowadr;
   AR_rownnz_ = rownnz;
   AR_col_ = col;
   AR_val_ = val;
-  diag_ = diag;
 }
 
 double DualProblem::Residual(int i, const double* f) const {
+  if (dense_) {
+    // four partial sums: independent chains the CPU overlaps
+    const double* row = dense_ + static_cast<std::size_t>(i) * n_;
+    double s0 = b_[i], s1 = 0, s2 = 0, s3 = 0;
+    int j = 0;
+    for (; j + 4 <= n_; j += 4) {
+      s0 += row[j] * f[j];
+      s1 += row[j + 1] * f[j + 1];
+      s2 += row[j + 2] * f[j + 2];
+      s3 += row[j + 3] * f[j + 3];
+    }
+    for (; j < n_; ++j) s0 += row[j] * f[j];
+    return (s0 + s1) + (s2 + s3);
+  }
   double r = b_[i];
   const int adr = AR_rowadr_[i];
   for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
@@ -143,6 +180,7 @@ double DualProblem::Residual(int i, const double* f) const {
 }
 
 double DualProblem::At(int i, int j) const {
+  if (dense_) return dense_[static_cast<std::size_t>(i) * n_ + j];
   const int* begin = AR_col_ + AR_rowadr_[i];
   const int* end = begin + AR_rownnz_[i];
   const int* it = std::lower_bound(begin, end, j);

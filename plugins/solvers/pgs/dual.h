@@ -5,9 +5,9 @@
 // With the kernel's factor M = L'DL (tree-sparse, gauss/sparse_inertia.h), the rows of
 // W = L^-T J' live on the dofs of each row's dof chains (their ancestors included), so
 // AR_ij = sum_k W_ik W_jk / D_k runs over the common dofs of two rows only and is zero for
-// rows on different kinematic trees: AR is stored sparse (CSR, columns increasing), and a
-// Gauss-Seidel update of row i costs its nonzeros, not nefc. M^-1 J' f = L^-1 D^-1 (W'f) is
-// one solve.
+// rows on different kinematic trees: AR is stored sparse (CSR, columns increasing) unless
+// most rows interact (one tree), and a Gauss-Seidel update of row i costs its nonzeros, not
+// nefc. M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
 #pragma once
 
 #include <cstddef>
@@ -44,7 +44,8 @@ class DualProblem {
   int n_ = 0;
   const double* b_ = nullptr;
   const double* diag_ = nullptr;
-  // AR in CSR
+  // AR dense (n x n) when most rows interact, else in CSR
+  const double* dense_ = nullptr;
   const int* AR_rowadr_ = nullptr;
   const int* AR_rownnz_ = nullptr;
   const int* AR_col_ = nullptr;
