@@ -27,7 +27,7 @@ double Dot(const double* a, const double* b, int n) {
 
 bool EllipseQP(const double* A, const double* b, const double* d, double r, int n, double* x) {
   if (n < 1 || n > kMaxDim - 1) return false;
-  // y = x / d: minimize 1/2 y'Ay y + y'by over |y| <= r
+  // in y = x / d: minimize 1/2 y'(Ay)y + y'(by) over |y| <= r
   double Ay[(kMaxDim - 1) * (kMaxDim - 1)], by[kMaxDim - 1], y[kMaxDim - 1] = {};
   for (int i = 0; i < n; ++i) {
     by[i] = b[i] * d[i];
