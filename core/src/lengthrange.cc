@@ -148,16 +148,16 @@ void SetActuatorConstants(Model& m) {
 
 // (model, options) => actuator_lengthrange
 void SetLengthRanges(Model& m, const LengthRangeOptions& opt) {
-  std::vector<int> todo;
+  std::vector<int> pending;
   for (int a = 0; a < m.nu; ++a) {
-    if (NeedsSimulation(m, a, opt)) todo.push_back(a);
+    if (NeedsSimulation(m, a, opt)) pending.push_back(a);
   }
-  if (todo.empty()) return;
+  if (pending.empty()) return;
 
   const Engine engine(SimulationModel(m, opt));
   Data d = engine.MakeData();
   std::vector<double> minv_moment(m.nv);
-  for (int a : todo) {
+  for (int a : pending) {
     double range[2] = {0, 0};
     double spread[2] = {0, 0};  // max - min length over the evaluation interval, per side
     for (int side = 0; side < 2; ++side) {

@@ -1,6 +1,6 @@
 // The Engine API (engine.cc, data_alloc.cc, state.cc): determinism, reset, the split step,
-// state round trips, divergence handling, the control callback, refusals of features that are
-// not implemented yet, and the absence of heap allocation inside a step.
+// state round trips, divergence handling, the control callback, refusals of unsupported
+// features, and the absence of heap allocation inside a step.
 #include "gauss/engine.h"
 
 #include <gtest/gtest.h>

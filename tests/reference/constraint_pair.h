@@ -145,16 +145,14 @@ inline void RandomConstraintState(const mjModel* m, mjData* d, std::mt19937_64& 
 }
 
 // The models of the constraint cross-checks: the hand-written constraint models, MuJoCo's
-// humanoid and the Gymnasium models (swimmer needs fluid forces, not implemented yet).
+// humanoid and the Gymnasium models.
 inline std::vector<std::string> ConstraintModels() {
   std::vector<std::string> out = {TestModel("constraints_limits.xml"),
                                   TestModel("constraints_equality.xml"),
                                   TestModel("constraints_soft.xml"),
                                   TestModel("constraints_planar_loop.xml"),
                                   MujocoSampleModel("humanoid/humanoid.xml")};
-  for (const std::string& path : GymnasiumModels()) {
-    if (path.find("swimmer") == std::string::npos) out.push_back(path);
-  }
+  for (const std::string& path : GymnasiumModels()) out.push_back(path);
   return out;
 }
 
