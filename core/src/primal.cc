@@ -28,20 +28,27 @@ SolverResult SolveWithoutConstraints(const ConstraintProblem& p, double* qacc) {
   return result;
 }
 
-bool PrimalStep(const ConstraintProblem& p, PrimalPoint& pt, const double* dir, double* Mdir,
-                double* Jdir, Arena& arena, double* decrease) {
-  p.M->MulM(dir, Mdir);
-  MulJ(p, dir, Jdir);
-  const double step = PrimalLineSearch(p, pt, dir, Mdir, Jdir, arena);
-  if (step == 0) return false;
-  *decrease = PrimalDecrease(p, pt, dir, Mdir, Jdir, step, arena);
-  for (int i = 0; i < p.nv; ++i) pt.x[i] += step * dir[i];
-  EvaluatePrimal(p, pt);
-  return true;
+void PrimalWork::Allocate(const ConstraintProblem& p, Arena& arena) {
+  pt.Allocate(p, arena);
+  dir = arena.Doubles(p.nv);
+  Mdir = arena.Doubles(p.nv);
+  Jdir = arena.Doubles(p.nefc);
 }
 
-bool PrimalIterationConverged(const ConstraintProblem& p, const PrimalPoint& pt, double decrease,
-                              int iter, SolverIteration* trace, SolverResult& result) {
+bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIteration* trace,
+                   SolverResult& result, Arena& arena) {
+  PrimalPoint& pt = w.pt;
+  p.M->MulM(w.dir, w.Mdir);
+  MulJ(p, w.dir, w.Jdir);
+  const double step = PrimalLineSearch(p, pt, w.dir, w.Mdir, w.Jdir, arena);
+  if (step == 0) {
+    result.converged = true;
+    return true;
+  }
+  const double decrease = PrimalDecrease(p, pt, w.dir, w.Mdir, w.Jdir, step, arena);
+  for (int i = 0; i < p.nv; ++i) pt.x[i] += step * w.dir[i];
+  EvaluatePrimal(p, pt);
+
   const double scale = PrimalScale(p);
   double gnorm = 0;
   for (int i = 0; i < p.nv; ++i) gnorm += pt.grad[i] * pt.grad[i];

@@ -13,6 +13,19 @@ inline void Copy3(double* r, const double* a) { r[0] = a[0]; r[1] = a[1]; r[2] =
 inline void Zero3(double* r) { r[0] = r[1] = r[2] = 0; }
 inline double Dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 inline double Norm3(const double* a) { return std::sqrt(Dot3(a, a)); }
+// a . b over n entries, with four partial sums (independent chains the CPU can overlap).
+inline double DotN(const double* a, const double* b, int n) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    s0 += a[k] * b[k];
+    s1 += a[k + 1] * b[k + 1];
+    s2 += a[k + 2] * b[k + 2];
+    s3 += a[k + 3] * b[k + 3];
+  }
+  for (; k < n; ++k) s0 += a[k] * b[k];
+  return (s0 + s1) + (s2 + s3);
+}
 inline void Add3(double* r, const double* a, const double* b) {
   r[0] = a[0] + b[0]; r[1] = a[1] + b[1]; r[2] = a[2] + b[2];
 }

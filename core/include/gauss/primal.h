@@ -49,19 +49,23 @@ double PrimalScale(const ConstraintProblem& p);
 // nefc == 0: nothing to solve. qacc = qacc_smooth; converged after 0 iterations.
 SolverResult SolveWithoutConstraints(const ConstraintProblem& p, double* qacc);
 
-// One iteration's move along dir: Mdir = M dir and Jdir = J dir (caller's workspace, nv and
-// nefc), the exact line search, then pt.x += step dir and pt re-evaluated. Returns false, with
-// pt unchanged, when the line search finds no step (the solve is over and this iteration does
-// not count); else true and the cost decrease of the move (PrimalDecrease) in `decrease`.
-bool PrimalStep(const ConstraintProblem& p, PrimalPoint& pt, const double* dir, double* Mdir,
-                double* Jdir, Arena& arena, double* decrease);
+// Workspace of one primal solve: the current point and a search direction (set by the solver)
+// with its products M dir and J dir.
+struct PrimalWork {
+  PrimalPoint pt;
+  double* dir = nullptr;   // (nv)
+  double* Mdir = nullptr;  // (nv)
+  double* Jdir = nullptr;  // (nefc)
+  void Allocate(const ConstraintProblem& p, Arena& arena);
+};
 
-// After iteration `iter` reached pt with cost decrease `decrease`: trace[iter] (when trace is
-// given) = (cost, scaled gradient norm, scaled decrease), result.iterations = iter + 1. Returns
-// true, with result.converged, when the scaled decrease or gradient norm is below p.tolerance:
-// the solver stops.
-bool PrimalIterationConverged(const ConstraintProblem& p, const PrimalPoint& pt, double decrease,
-                              int iter, SolverIteration* trace, SolverResult& result);
+// Iteration `iter` along w.dir: the exact line search, the move (w.pt re-evaluated there) and
+// its record: trace[iter] (when given) = (cost, scaled gradient norm, scaled decrease),
+// result.iterations = iter + 1. Returns true, with result.converged, when the solve is over:
+// the scaled decrease or gradient norm fell below p.tolerance, or the line search found no
+// step (then w.pt is unchanged and the iteration does not count, as in MuJoCo).
+bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIteration* trace,
+                   SolverResult& result, Arena& arena);
 
 // pt => the solver's outputs: qacc (nv) = pt.x, force (nefc) = pt.force.
 void CopyPrimalSolution(const ConstraintProblem& p, const PrimalPoint& pt, double* qacc,

@@ -25,11 +25,10 @@ class CgSolver : public ConstraintSolver {
     SolverResult result;
     Arena& arena = d.arena;
     ArenaScope scope(arena);
-    PrimalPoint pt;
-    pt.Allocate(p, arena);
-    double* dir = arena.Doubles(nv);
-    double* Mdir = arena.Doubles(nv);
-    double* Jdir = arena.Doubles(p.nefc);
+    PrimalWork w;
+    w.Allocate(p, arena);
+    PrimalPoint& pt = w.pt;
+    double* dir = w.dir;
     double* pgrad = arena.Doubles(nv);      // M^-1 grad at the current point
     double* pgrad_old = arena.Doubles(nv);  // ... at the previous point
     double* grad_old = arena.Doubles(nv);
@@ -42,12 +41,7 @@ class CgSolver : public ConstraintSolver {
     for (int iter = 0; iter < p.iterations; ++iter) {
       std::copy(pt.grad, pt.grad + nv, grad_old);
       std::copy(pgrad, pgrad + nv, pgrad_old);
-      double decrease = 0;
-      if (!PrimalStep(p, pt, dir, Mdir, Jdir, arena, &decrease)) {
-        result.converged = true;
-        break;
-      }
-      if (PrimalIterationConverged(p, pt, decrease, iter, trace, result)) break;
+      if (PrimalIterate(p, w, iter, trace, result, arena)) break;
 
       // Polak-Ribiere-plus in the M^-1 metric: beta = g'(Pg - Pg_old) / g_old'Pg_old, >= 0
       std::copy(pt.grad, pt.grad + nv, pgrad);

@@ -11,25 +11,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gauss/math.h"
+
 namespace gauss {
 
 namespace {
 
 constexpr int kMaxDim = 6;
-
-// a . b over n entries, with four partial sums (independent chains the CPU can overlap).
-inline __attribute__((always_inline)) double Dot(const double* a, const double* b, int n) {
-  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int k = 0;
-  for (; k + 4 <= n; k += 4) {
-    s0 += a[k] * b[k];
-    s1 += a[k + 1] * b[k + 1];
-    s2 += a[k + 2] * b[k + 2];
-    s3 += a[k + 3] * b[k + 3];
-  }
-  for (; k < n; ++k) s0 += a[k] * b[k];
-  return (s0 + s1) + (s2 + s3);
-}
 
 // Dense Cholesky of the lower triangle of an n x n row-major matrix, skipping each row's leading
 // zeros: first[i] is the first nonzero column of row i, and L keeps that envelope (bodies that
@@ -43,7 +31,7 @@ bool Cholesky(double* H, int n, int* first) {
   for (int j = 0; j < n; ++j) {
     double* Lj = H + j * n;
     const int fj = first[j];
-    const double diag = Lj[j] - Dot(Lj + fj, Lj + fj, j - fj);
+    const double diag = Lj[j] - math::DotN(Lj + fj, Lj + fj, j - fj);
     if (!(diag > 0)) return false;
     const double ljj = std::sqrt(diag);
     Lj[j] = ljj;
@@ -51,7 +39,7 @@ bool Cholesky(double* H, int n, int* first) {
       if (first[i] > j) continue;
       double* Li = H + i * n;
       const int f = std::max(first[i], fj);
-      Li[j] = (Li[j] - Dot(Li + f, Lj + f, j - f)) / ljj;
+      Li[j] = (Li[j] - math::DotN(Li + f, Lj + f, j - f)) / ljj;
     }
   }
   return true;
@@ -257,7 +245,7 @@ void NewtonHessian::Solve(double* x) const {
     const double* L = dense_;
     for (int i = 0; i < n; ++i) {
       const double* Li = L + i * n;
-      x[i] = (x[i] - Dot(Li + first_[i], x + first_[i], i - first_[i])) / Li[i];
+      x[i] = (x[i] - math::DotN(Li + first_[i], x + first_[i], i - first_[i])) / Li[i];
     }
     // L' x = y by rows of L: once x[i] is known, remove its share from the earlier unknowns
     for (int i = n - 1; i >= 0; --i) {

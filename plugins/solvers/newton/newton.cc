@@ -30,11 +30,9 @@ class NewtonSolver : public ConstraintSolver {
     SolverResult result;
     Arena& arena = d.arena;
     ArenaScope scope(arena);
-    PrimalPoint pt;
-    pt.Allocate(p, arena);
-    double* dir = arena.Doubles(nv);
-    double* Mdir = arena.Doubles(nv);
-    double* Jdir = arena.Doubles(p.nefc);
+    PrimalWork w;
+    w.Allocate(p, arena);
+    PrimalPoint& pt = w.pt;
 
     StartPrimal(p, pt);
     // the factorization lives from here on; a new one replaces it (Release), while rows that
@@ -49,15 +47,9 @@ class NewtonSolver : public ConstraintSolver {
         factored = hessian.Factor(p, pt.jar, pt.state, arena);
         if (!factored) break;  // impossible for M > 0
       }
-      for (int i = 0; i < nv; ++i) dir[i] = -pt.grad[i];
-      hessian.Solve(dir);
-
-      double decrease = 0;
-      if (!PrimalStep(p, pt, dir, Mdir, Jdir, arena, &decrease)) {
-        result.converged = true;
-        break;
-      }
-      if (PrimalIterationConverged(p, pt, decrease, iter, trace, result)) break;
+      for (int i = 0; i < nv; ++i) w.dir[i] = -pt.grad[i];
+      hessian.Solve(w.dir);
+      if (PrimalIterate(p, w, iter, trace, result, arena)) break;
     }
     CopyPrimalSolution(p, pt, qacc, force);
     return result;

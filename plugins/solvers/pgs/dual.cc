@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "gauss/error.h"
+#include "gauss/math.h"
 
 namespace gauss {
 
@@ -159,20 +160,7 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
 }
 
 double DualProblem::Residual(int i, const double* f) const {
-  if (dense_) {
-    // four partial sums: independent chains the CPU overlaps
-    const double* row = dense_ + static_cast<std::size_t>(i) * n_;
-    double s0 = b_[i], s1 = 0, s2 = 0, s3 = 0;
-    int j = 0;
-    for (; j + 4 <= n_; j += 4) {
-      s0 += row[j] * f[j];
-      s1 += row[j + 1] * f[j + 1];
-      s2 += row[j + 2] * f[j + 2];
-      s3 += row[j + 3] * f[j + 3];
-    }
-    for (; j < n_; ++j) s0 += row[j] * f[j];
-    return (s0 + s1) + (s2 + s3);
-  }
+  if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
   double r = b_[i];
   const int adr = AR_rowadr_[i];
   for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
