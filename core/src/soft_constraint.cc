@@ -281,6 +281,30 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
   return cost;
 }
 
+void EllipticConeCurvature(const ConstraintProblem& p, const Contact& c, const double* j,
+                           double* hc) {
+  const EllipticZone z = ClassifyElliptic(p, c, j);
+  const double Dm = p.D[c.efc_address] / (1 + z.m2);
+  const double g = j[0] - z.T;
+  double grad[6];
+  grad[0] = 1;
+  for (int r = 1; r < c.dim; ++r) {
+    const double mu = c.friction[r - 1];
+    grad[r] = -mu * mu * j[r] / z.T;
+  }
+  for (int a = 0; a < c.dim; ++a) {
+    for (int b = 0; b < c.dim; ++b) {
+      double hess_g = 0;
+      if (a > 0 && b > 0) {
+        const double mua2 = c.friction[a - 1] * c.friction[a - 1];
+        const double mub2 = c.friction[b - 1] * c.friction[b - 1];
+        hess_g = -(a == b ? mua2 / z.T : 0) + mua2 * j[a] * mub2 * j[b] / (z.T * z.T * z.T);
+      }
+      hc[a * c.dim + b] = Dm * (grad[a] * grad[b] + g * hess_g);
+    }
+  }
+}
+
 void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const int* state,
                           double* H) {
   // rows with a quadratic penalty: D J_i' J_i (elliptic bottom zone included)
@@ -296,27 +320,8 @@ void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const i
     const Contact& c = p.contact[k];
     const int adr = c.efc_address;
     if (adr < 0 || state[adr] != static_cast<int>(ConstraintState::kCone)) continue;
-    const double* j = jar + adr;
-    const EllipticZone z = ClassifyElliptic(p, c, j);
-    const double Dm = p.D[adr] / (1 + z.m2);
-    const double g = j[0] - z.T;
-    double grad[6], hc[36];
-    grad[0] = 1;
-    for (int r = 1; r < c.dim; ++r) {
-      const double mu = c.friction[r - 1];
-      grad[r] = -mu * mu * j[r] / z.T;
-    }
-    for (int a = 0; a < c.dim; ++a) {
-      for (int b = 0; b < c.dim; ++b) {
-        double hess_g = 0;
-        if (a > 0 && b > 0) {
-          const double mua2 = c.friction[a - 1] * c.friction[a - 1];
-          const double mub2 = c.friction[b - 1] * c.friction[b - 1];
-          hess_g = -(a == b ? mua2 / z.T : 0) + mua2 * j[a] * mub2 * j[b] / (z.T * z.T * z.T);
-        }
-        hc[a * c.dim + b] = Dm * (grad[a] * grad[b] + g * hess_g);
-      }
-    }
+    double hc[36];
+    EllipticConeCurvature(p, c, jar + adr, hc);
     AddBlockProduct(p, adr, c.dim, hc, H);
   }
 }

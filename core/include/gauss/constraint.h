@@ -135,4 +135,10 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
 void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const int* state,
                           double* H);
 
+// The penalty's curvature hc (dim x dim, row-major) of elliptic contact c on its cone surface,
+// in the contact's own rows, at its jar (jar_c[0] normal): Dm (grad g grad g' + g hess g) with
+// g = N - T, as ConstraintCost's cone zone defines the penalty.
+void EllipticConeCurvature(const ConstraintProblem& p, const Contact& c, const double* jar_c,
+                           double* hc);
+
 }  // namespace gauss

@@ -45,31 +45,6 @@ bool Cholesky(double* H, int n, int* first) {
   return true;
 }
 
-// The elliptic cone curvature of contact c in its own coordinates (dim x dim), as
-// ConstraintCost's cone zone defines it: Dm (grad g grad g' + g hess g), g = N - T.
-void ConeCurvature(const ConstraintProblem& p, const Contact& c, const double* j, double* hc) {
-  double T2 = 0;
-  for (int r = 1; r < c.dim; ++r) T2 += c.friction[r - 1] * c.friction[r - 1] * j[r] * j[r];
-  const double T = std::sqrt(T2);
-  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
-  const double Dm = p.D[c.efc_address] / (1 + m2);
-  const double g = j[0] - T;
-  double grad[kMaxDim];
-  grad[0] = 1;
-  for (int r = 1; r < c.dim; ++r) grad[r] = -c.friction[r - 1] * c.friction[r - 1] * j[r] / T;
-  for (int a = 0; a < c.dim; ++a) {
-    for (int b = 0; b < c.dim; ++b) {
-      double hess_g = 0;
-      if (a > 0 && b > 0) {
-        const double mua2 = c.friction[a - 1] * c.friction[a - 1];
-        const double mub2 = c.friction[b - 1] * c.friction[b - 1];
-        hess_g = -(a == b ? mua2 / T : 0) + mua2 * j[a] * mub2 * j[b] / (T2 * T);
-      }
-      hc[a * c.dim + b] = Dm * (grad[a] * grad[b] + g * hess_g);
-    }
-  }
-}
-
 // A dense block of the constraint part of H over n increasing columns (lower triangle used).
 struct Block {
   int n;
@@ -168,7 +143,7 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
       // elliptic contact on the cone surface: J_c' Hc J_c with its rows' common columns
       const Contact& c = p.contact[p.id[i]];
       double hc[kMaxDim * kMaxDim];
-      ConeCurvature(p, c, jar + i, hc);
+      EllipticConeCurvature(p, c, jar + i, hc);
       Block& b = new_block(i);
       for (int r1 = 0; r1 < c.dim; ++r1) {
         const double* u = p.J_sparse + p.J_rowadr[i + r1];
