@@ -31,6 +31,7 @@ using Command = int (*)(const std::vector<std::string>& args);
 int RunCommand(const std::vector<std::string>& args);
 int ForwardCommand(const std::vector<std::string>& args);
 int InverseCommand(const std::vector<std::string>& args);
+int DerivativesCommand(const std::vector<std::string>& args);  // derivatives.cc
 int BenchCommand(const std::vector<std::string>& args);
 int PluginsCommand(const std::vector<std::string>& args);
 int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc

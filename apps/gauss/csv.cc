@@ -127,6 +127,10 @@ void CsvWriter::AddGroup(const std::string& prefix, int count, Fill fill) {
   groups_.push_back(Group{IndexedNames(prefix, count), std::move(fill)});
 }
 
+void CsvWriter::AddNamed(std::vector<std::string> names, Fill fill) {
+  groups_.push_back(Group{std::move(names), std::move(fill)});
+}
+
 void CsvWriter::WriteHeader() {
   if (header_written_) return;
   bool first = true;

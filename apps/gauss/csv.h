@@ -57,6 +57,8 @@ class CsvWriter {
   void AddScalar(const std::string& name, std::function<double()> value);
   // Columns prefix0..prefix{count-1}.
   void AddGroup(const std::string& prefix, int count, Fill fill);
+  // Columns with the given names (e.g. a matrix's "A_0_0", "A_0_1", ...).
+  void AddNamed(std::vector<std::string> names, Fill fill);
 
   // Writes the header row (once; WriteRow and Close call it when needed).
   void WriteHeader();

@@ -24,6 +24,8 @@ const Subcommand kSubcommands[] = {
     {"run", gauss::cli::RunCommand, "simulate a model and write its trajectory as CSV"},
     {"forward", gauss::cli::ForwardCommand, "forward dynamics (qacc) of each state of a CSV file"},
     {"inverse", gauss::cli::InverseCommand, "inverse dynamics (qfrc_inverse) of each state and qacc"},
+    {"derivatives", gauss::cli::DerivativesCommand,
+     "finite-difference transition Jacobians (A, B, C, D) of one step at each state of a CSV file"},
     {"bench", gauss::cli::BenchCommand, "measure simulation speed (steps per second)"},
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
     {"experiment", gauss::cli::ExperimentCommand,

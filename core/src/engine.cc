@@ -176,10 +176,14 @@ bool Engine::CheckState(Data& d, Warning which, const std::vector<double>& value
   return false;
 }
 
-void Engine::Step(Data& d) const {
-  CheckState(d, Warning::kBadQpos, d.qpos);   //  1. divergence checks
-  CheckState(d, Warning::kBadQvel, d.qvel);
-  Forward(d);                                  //  2-22 (and 24.)
+void Engine::Step(Data& d) const { StepSkip(d, Stage::kNone, false); }
+
+void Engine::StepSkip(Data& d, Stage skip, bool skip_sensors) const {
+  // a reset by a divergence check invalidates the stages the caller wanted to reuse
+  bool reset = CheckState(d, Warning::kBadQpos, d.qpos);  //  1. divergence checks
+  reset = CheckState(d, Warning::kBadQvel, d.qvel) || reset;
+  ForwardSkip(d, reset ? Stage::kNone : skip, skip_sensors);  //  2-22
+  if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);  // 24.
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
   plugins_->integrator.instance->Integrate(*this, d);        // 25. [plugin: Integrator]
 }
