@@ -19,8 +19,8 @@ namespace gauss {
 namespace {
 
 // A 3-link arm on a slider: a motor (fixed gain), a position servo (fixed gain, affine bias),
-// a general actuator with an affine gain and a velocity bias, a filter actuator (activation
-// dynamics: no direct ctrl dependence) and a force-limited motor.
+// a general actuator with an affine gain and a velocity bias, a force-limited motor and a filter
+// actuator (activation dynamics: no direct ctrl dependence).
 const char* kArm = R"(
 <mujoco>
   <option timestep="0.005"/>
@@ -46,8 +46,8 @@ const char* kArm = R"(
     <motor joint="slide" gear="3"/>
     <position joint="j1" kp="20"/>
     <general joint="j2" gaintype="affine" gainprm="2 0.5 0.3" biastype="affine" biasprm="0 -1 -0.5"/>
-    <general joint="j3" dyntype="filter" dynprm="0.1" gainprm="1.5"/>
     <motor joint="j3" gear="2" forcelimited="true" forcerange="-0.5 0.5"/>
+    <general joint="j3" dyntype="filter" dynprm="0.1" gainprm="1.5"/>
   </actuator>
 </mujoco>)";
 
@@ -66,7 +66,7 @@ struct ArmFixture : ::testing::Test {
     const double qpos[] = {0.1, 0.4, -0.7, 0.3};
     const double qvel[] = {0.5, -1.2, 0.8, 2.0};
     for (int i = 0; i < m.nv; ++i) d.qpos[i] = qpos[i], d.qvel[i] = qvel[i];
-    const double ctrl[] = {0.3, -0.2, 0.7, 0.4, 0.1};
+    const double ctrl[] = {0.3, -0.2, 0.7, 0.1, 0.4};
     for (int a = 0; a < m.nu; ++a) d.ctrl[a] = ctrl[a];
     d.act[0] = 0.2;
   }
@@ -91,22 +91,22 @@ TEST_F(ArmFixture, ControlDerivativeMatchesFiniteDifferences) {
     }
   }
   // the filter actuator moves only its activation; the force-limited motor is not clamped here
-  EXPECT_EQ(analytic[3 * m.nu + 3], 0.0);
-  EXPECT_NEAR(B[2 * m.nv * m.nu + 3], h / 0.1, 1e-6);
-  EXPECT_NE(analytic[3 * m.nu + 4], 0.0);
+  EXPECT_EQ(analytic[3 * m.nu + 4], 0.0);
+  EXPECT_NEAR(B[2 * m.nv * m.nu + 4], h / 0.1, 1e-6);
+  EXPECT_NE(analytic[3 * m.nu + 3], 0.0);
 }
 
 TEST_F(ArmFixture, ClampedForceAndControlHaveZeroDerivative) {
   SetState();
-  d.ctrl[4] = 5;   // force 10 beyond forcerange 0.5
+  d.ctrl[3] = 5;  // force 10 beyond forcerange 0.5
   engine.Forward(d);
   std::vector<double> analytic(m.nv * m.nu);
   ASSERT_TRUE(ControlAccelerationDerivative(m, d, analytic.data()));
-  for (int i = 0; i < m.nv; ++i) EXPECT_EQ(analytic[i * m.nu + 4], 0.0);
+  for (int i = 0; i < m.nv; ++i) EXPECT_EQ(analytic[i * m.nu + 3], 0.0);
   TransitionFD fd(engine);
   std::vector<double> B(nx * m.nu);
   fd.Compute(d, {1e-6, false}, nullptr, B.data(), nullptr, nullptr);
-  for (int i = 0; i < nx; ++i) EXPECT_EQ(B[i * m.nu + 4], 0.0);
+  for (int i = 0; i < nx; ++i) EXPECT_EQ(B[i * m.nu + 3], 0.0);
 }
 
 TEST_F(ArmFixture, VelocityDerivativeMatchesFiniteDifferences) {
