@@ -32,6 +32,7 @@ int RunCommand(const std::vector<std::string>& args);
 int ForwardCommand(const std::vector<std::string>& args);
 int InverseCommand(const std::vector<std::string>& args);
 int DerivativesCommand(const std::vector<std::string>& args);  // derivatives.cc
+int TrajoptCommand(const std::vector<std::string>& args);      // trajopt.cc
 int BenchCommand(const std::vector<std::string>& args);
 int PluginsCommand(const std::vector<std::string>& args);
 int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc

@@ -26,6 +26,8 @@ const Subcommand kSubcommands[] = {
     {"inverse", gauss::cli::InverseCommand, "inverse dynamics (qfrc_inverse) of each state and qacc"},
     {"derivatives", gauss::cli::DerivativesCommand,
      "finite-difference transition Jacobians (A, B, C, D) of one step at each state of a CSV file"},
+    {"trajopt", gauss::cli::TrajoptCommand,
+     "optimize a control sequence with iLQR on finite-difference Jacobians (YAML problem)"},
     {"bench", gauss::cli::BenchCommand, "measure simulation speed (steps per second)"},
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
     {"experiment", gauss::cli::ExperimentCommand,
