@@ -148,7 +148,7 @@ void WriteOutputs(const std::string& dir, const Model& m, const IlqrResult& r, d
   if (gnuplot.empty()) return;
   {
     std::ofstream gp(dir + "/cost.gp");
-    gp << "set terminal pngcairo size 640,400\nset output '" << dir << "/cost.png'\n"
+    gp << "set terminal pngcairo noenhanced size 640,400\nset output '" << dir << "/cost.png'\n"
        << "set datafile separator ','\nset logscale y\nset xlabel 'iteration'\n"
        << "set ylabel 'cost'\nset grid\nset title '" << title << "'\n"
        << "plot '" << dir << "/cost.csv' every ::1 using 1:2 with linespoints lw 2 pt 7 notitle\n";
