@@ -114,6 +114,65 @@ TEST(MjcfErrors, MalformedXml) {
   }
 }
 
+// Malformed XML is explained with the tags involved and their lines, not tinyxml2's codes.
+TEST(MjcfErrors, MalformedXmlInWords) {
+  struct Case {
+    const char* model;
+    int line;
+    const char* message;
+  };
+  for (const Case& c : {Case{"bad_mismatched_tag.xml", 5,
+                             "malformed XML: the closing tag </body> at line 5 does not match "
+                             "the open tag <geom> of line 4"},
+                        Case{"bad_stray_closing_tag.xml", 6,
+                             "malformed XML: stray closing tag </body> at line 6: no <body> is "
+                             "open there (the innermost open tag is <worldbody> of line 2)"},
+                        Case{"bad_malformed.xml", 4,
+                             "malformed XML: the tag <geom> opened at line 4 is not ended with "
+                             "'>' or '/>' before the next tag (line 5)"}}) {
+    SCOPED_TRACE(c.model);
+    try {
+      LoadModel(TestModel(c.model));
+      FAIL();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().line, c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("ErrorID"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MjcfErrors, StrayClosingTagAtTopLevel) {
+  try {
+    LoadModelFromString("<mujoco>\n</worldbody>\n</mujoco>\n", "stray.xml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("stray closing tag </worldbody> at line 2"),
+              std::string::npos) << e.what();
+  }
+  try {
+    LoadModelFromString("<mujoco>\n  <worldbody>\n</mujoco>\n", "unclosed.xml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("</mujoco> at line 3 does not match the open tag "
+                                         "<worldbody> of line 2"),
+              std::string::npos) << e.what();
+  }
+  try {
+    LoadModelFromString("<mujoco>\n  <worldbody>\n", "unended.xml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("<worldbody> opened at line 2 is never closed"),
+              std::string::npos) << e.what();
+  }
+}
+
+// noslip post-processing is not implemented: asking for it is refused, not ignored.
+TEST(MjcfErrors, NoslipIterationsRefused) {
+  ExpectLoadError("bad_noslip.xml", {"bad_noslip.xml", 2, "option", "noslip_iterations",
+                                     "not supported yet: noslip post-processing"});
+}
+
 TEST(MjcfErrors, MissingModelFile) {
   try {
     LoadModel(TestModel("no_such_model.xml"));
@@ -131,7 +190,8 @@ TEST(MjcfErrors, NotSupportedYetNamesTheFeature) {
 
 TEST(MjcfErrors, MissingMeshFile) {
   // the path is resolved from the model's folder: tests/models/mug.obj does not exist
-  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "could not be opened"});
+  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "mesh file 'mug.obj' not found: tried /"});
+  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "tests/models/mug.obj (the model's folder"});
 }
 
 TEST(MjcfErrors, MuscleLengthRangeThatCannotConverge) {
