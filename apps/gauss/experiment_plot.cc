@@ -190,8 +190,9 @@ bool WriteSummary(const ExperimentSpec& spec, const PlotSpec& plot, const Result
   std::ofstream dat(stem + ".dat"), gp(stem + ".gp");
   const std::string label = plot.group.empty() ? ColumnLabel(plot.y) : plot.group + "=";
   std::ostringstream setup, command;
+  std::string note;  // the legend's title: what the bars are, where zeros are
   if (bars) {
-    setup << "set key title " << Quote("mean of up to " + std::to_string(max_n) + " runs; bars: min-max") << "\n";
+    note = "mean of up to " + std::to_string(max_n) + " runs; bars: min-max";
   }
   if (plot.logy) setup << "set yrange [" << FormatNumber(floor) << ":*]\n";
   if (numeric) {
@@ -238,14 +239,15 @@ bool WriteSummary(const ExperimentSpec& spec, const PlotSpec& plot, const Result
     setup << (bars ? "set style histogram errorbars gap 1 lw 1\n" : "set style histogram clustered gap 1\n");
     if (!plot.logy) setup << "set yrange [0:*]\n";
     if (zeros) {
-      setup << "set label 1 " << Quote("bars at the floor " + FormatNumber(floor) + " are exactly 0")
-            << " at graph 0.02, graph 0.96 front\n";
+      note += (note.empty() ? "" : "; ") + std::string("bars at the floor ") + FormatNumber(floor) +
+              " are exactly 0";
     }
     const std::string n = std::to_string(groups.size() - 1);
     command << "plot for [i=0:" << n << "] " << Quote(stem + ".dat")
             << (bars ? " using 2+4*i:3+4*i:4+4*i:xtic(1)" : " using 2+4*i:xtic(1)")
             << " title columnheader(2+4*i)\n";
   }
+  if (!note.empty()) setup << "set key title " << Quote(note) << "\n";
   gp << Script(spec, plot, stem, title, setup.str(), command.str());
   return true;
 }

@@ -60,6 +60,12 @@ TEST(CliInputErrors, UnknownPluginNamesSuggestTheClosestOfTheirKind) {
               {"no integrator plugin named 'implicitf'; did you mean 'implicitfast'?"});
   ExpectError(run + "colliders=primitve",
               {"no collider plugin named 'primitve'; did you mean 'primitive'?"});
+  // actuator dynamics named by the model
+  const std::string model = WriteScratch(
+      "act.xml", "<mujoco>\n  <worldbody>\n    <body><joint name=\"j\" type=\"hinge\"/><geom size=\"0.1\"/></body>\n"
+                 "  </worldbody>\n  <actuator><general joint=\"j\" dyntype=\"builtn\"/></actuator>\n</mujoco>\n");
+  ExpectError("run " + Q(model) + " --steps 1",
+              {"no actuator plugin named 'builtn'; did you mean 'builtin'?"});
   // nothing close: no suggestion, the list of names instead
   const CliResult far = RunGauss(run + "solver=quantum_annealer");
   EXPECT_EQ(far.status, 1);
