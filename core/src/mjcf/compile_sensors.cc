@@ -15,6 +15,7 @@
 // arrays must have exactly nq / nv / na / nu values.
 #include <algorithm>
 
+#include "gauss/math.h"
 #include "mjcf/compiler.h"
 
 namespace gauss::mjcf {
@@ -210,6 +211,14 @@ void CompileKeysAndNumerics(CompileContext* c) {
     fill(&m.key_ctrl, key ? &key->ctrl : nullptr, std::vector<double>(m.nu, 0.0), "ctrl");
     fill(&m.key_mpos, key ? &key->mpos : nullptr, mpos0, "mpos");
     fill(&m.key_mquat, key ? &key->mquat : nullptr, mquat0, "mquat");
+    // each mocap orientation is normalized (as MuJoCo 2.2.2 does); a zero one is refused
+    for (int b = 0; b < m.nmocap; ++b) {
+      double* q = m.key_mquat.data() + (static_cast<std::size_t>(k) * m.nmocap + b) * 4;
+      if (math::NormalizeQuat(q) < kMinVal) {
+        throw Error(key->src.Where("mquat"), "mocap quaternion " + std::to_string(b) +
+                                                 " is zero; it must have a nonzero norm");
+      }
+    }
   }
   m.nkey = nkey;
 

@@ -257,3 +257,32 @@ TEST(MjcfErrors, StrictNumbers) {
 
 }  // namespace
 }  // namespace gauss
+
+namespace gauss {
+namespace {
+
+// Keyframe mocap poses: given ones are stored (quaternions normalized), missing ones are the
+// mocap bodies' own poses, a zero quaternion or a wrong count is refused.
+TEST(MjcfKeyframes, MocapPosesLoad) {
+  const std::string head =
+      "<mujoco>\n  <worldbody>\n    <body name=\"m\" mocap=\"true\" pos=\"1 2 3\"><geom size=\"0.1\"/></body>\n"
+      "  </worldbody>\n  <keyframe>\n";
+  const auto m = LoadModelFromString(
+      head + "    <key mpos=\"4 5 6\" mquat=\"0 2 0 0\"/>\n    <key/>\n  </keyframe>\n</mujoco>\n",
+      "mocap.xml");
+  ASSERT_EQ(m->nkey, 2);
+  EXPECT_EQ(m->key_mpos, (std::vector<double>{4, 5, 6, 1, 2, 3}));
+  EXPECT_EQ(m->key_mquat, (std::vector<double>{0, 1, 0, 0, 1, 0, 0, 0}));
+  for (const char* bad : {"<key mquat=\"0 0 0 0\"/>", "<key mpos=\"1 2\"/>"}) {
+    try {
+      LoadModelFromString(head + "    " + bad + "\n  </keyframe>\n</mujoco>\n", "bad.xml");
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().line, 6) << e.what();
+      EXPECT_NE(std::string(e.what()).find("attribute 'm"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gauss
