@@ -36,10 +36,16 @@ struct PyEngine {
 // One simulation state, tied to the engine that made it: its arena is sized for that engine's
 // plugins, so only that engine may step it. `busy` refuses a second thread stepping the same
 // Data while the GIL is released (that would be a data race inside the kernel).
+//
+// The views' base is `owner`, a capsule sharing `data`, not the Data object itself: the Data
+// object caches its views, and NumPy arrays do not take part in garbage collection, so a view
+// referring back to the Data object would make a cycle that is never collected.
 struct PyData {
-  Data data;
+  PyData(Data d, std::shared_ptr<Engine> e);
+  std::shared_ptr<Data> data;
   std::shared_ptr<Engine> engine;
   std::atomic<bool> busy{false};
+  py::object owner;
 };
 
 // The element type NumPy sees for a vector's element type (enums as their underlying integer).

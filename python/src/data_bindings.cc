@@ -64,15 +64,21 @@ py::array ArrayView(std::array<T, N>& a, py::handle owner) {
   return py::array_t<T>({static_cast<py::ssize_t>(N)}, a.data(), owner);
 }
 
+// The base object of the views of `self` (a gauss.Data).
+py::handle Owner(py::handle self) { return self.cast<PyData&>().owner; }
+
 // (p) => a new Data with the same state and workspace, tied to the same engine.
 std::unique_ptr<PyData> CopyData(const PyData& p) {
-  auto out = std::make_unique<PyData>();
-  out->data = p.data;
-  out->engine = p.engine;
-  return out;
+  return std::make_unique<PyData>(*p.data, p.engine);
 }
 
 }  // namespace
+
+PyData::PyData(Data d, std::shared_ptr<Engine> e)
+    : data(std::make_shared<Data>(std::move(d))), engine(std::move(e)) {
+  owner = py::capsule(new std::shared_ptr<Data>(data),
+                      [](void* p) { delete static_cast<std::shared_ptr<Data>*>(p); });
+}
 
 void BindData(py::module_& mod) {
   // Contact as a NumPy structured dtype (the C++ layout, so contact views need no copy).
@@ -81,46 +87,46 @@ void BindData(py::module_& mod) {
   py::class_<PyData> cls(mod, "Data", py::dynamic_attr(),
       "State of one simulation, made by Engine.make_data(). Arrays are writable NumPy views of "
       "the C++ buffers (no copies); they stay valid as long as any of them is referenced.");
-  cls.def_property("time", [](const PyData& p) { return p.data.time; },
-                   [](PyData& p, double t) { p.data.time = t; })
-      .def_property("sensor_noise_state", [](const PyData& p) { return p.data.sensor_noise_state; },
-                    [](PyData& p, std::uint64_t s) { p.data.sensor_noise_state = s; })
-      .def_property_readonly("ncon", [](const PyData& p) { return p.data.ncon; })
-      .def_property_readonly("nefc", [](const PyData& p) { return p.data.nefc; })
-      .def_property_readonly("ne", [](const PyData& p) { return p.data.ne; })
-      .def_property_readonly("nf", [](const PyData& p) { return p.data.nf; })
-      .def_property_readonly("solver_iter", [](const PyData& p) { return p.data.solver_iter; })
+  cls.def_property("time", [](const PyData& p) { return p.data->time; },
+                   [](PyData& p, double t) { p.data->time = t; })
+      .def_property("sensor_noise_state", [](const PyData& p) { return p.data->sensor_noise_state; },
+                    [](PyData& p, std::uint64_t s) { p.data->sensor_noise_state = s; })
+      .def_property_readonly("ncon", [](const PyData& p) { return p.data->ncon; })
+      .def_property_readonly("nefc", [](const PyData& p) { return p.data->nefc; })
+      .def_property_readonly("ne", [](const PyData& p) { return p.data->ne; })
+      .def_property_readonly("nf", [](const PyData& p) { return p.data->nf; })
+      .def_property_readonly("solver_iter", [](const PyData& p) { return p.data->solver_iter; })
       .def_property_readonly("energy", [](py::object self) {
-        return ArrayView(self.cast<PyData&>().data.energy, self);
+        return ArrayView(self.cast<PyData&>().data->energy, Owner(self));
       }, "potential and kinetic energy (filled when the `energy` flag is on)")
       .def_property_readonly("warning_count", [](py::object self) {
-        return ArrayView(self.cast<PyData&>().data.warning_count, self);
+        return ArrayView(self.cast<PyData&>().data->warning_count, Owner(self));
       }, "times each warning was raised; names in gauss.WARNING_NAMES")
       .def_property_readonly("solver_fwdinv", [](py::object self) {
-        return ArrayView(self.cast<PyData&>().data.solver_fwdinv, self);
+        return ArrayView(self.cast<PyData&>().data->solver_fwdinv, Owner(self));
       })
       .def_property_readonly("contact", [](py::object self) {
         PyData& p = self.cast<PyData&>();
-        return py::array_t<Contact>({static_cast<py::ssize_t>(p.data.ncon)}, p.data.contact.data(),
-                                    self);
+        return py::array_t<Contact>({static_cast<py::ssize_t>(p.data->ncon)}, p.data->contact.data(),
+                                    p.owner);
       }, "the d.ncon valid contacts as a structured array view (dist, pos, frame, geom1, ...)")
       .def_property_readonly("efc_J", [](py::object self) {
-        return MakeView(self.cast<PyData&>().data.efc_J,
-                        static_cast<long>(self.cast<PyData&>().data.efc_J.size()), 0, self, true);
+        return MakeView(self.cast<PyData&>().data->efc_J,
+                        static_cast<long>(self.cast<PyData&>().data->efc_J.size()), 0, Owner(self), true);
       }, "the whole constraint Jacobian buffer: dense nefc x nv row-major, or the values of "
          "the sparse rows (efc_J_rowadr, efc_J_rownnz, efc_J_colind)")
       .def_property_readonly("efc_J_rownnz", [](py::object self) {
         PyData& p = self.cast<PyData&>();
-        return MakeView(p.data.efc_J_rownnz, p.data.nefc, 0, self, true);
+        return MakeView(p.data->efc_J_rownnz, p.data->nefc, 0, Owner(self), true);
       })
       .def_property_readonly("efc_J_rowadr", [](py::object self) {
         PyData& p = self.cast<PyData&>();
-        return MakeView(p.data.efc_J_rowadr, p.data.nefc, 0, self, true);
+        return MakeView(p.data->efc_J_rowadr, p.data->nefc, 0, Owner(self), true);
       })
       .def_property_readonly("efc_J_colind", [](py::object self) {
         PyData& p = self.cast<PyData&>();
-        return MakeView(p.data.efc_J_colind, static_cast<long>(p.data.efc_J_colind.size()), 0,
-                        self, true);
+        return MakeView(p.data->efc_J_colind, static_cast<long>(p.data->efc_J_colind.size()), 0,
+                        Owner(self), true);
       })
       .def("copy", &CopyData, "An independent copy (state and workspace), for the same engine.")
       .def("__copy__", &CopyData);
@@ -128,10 +134,10 @@ void BindData(py::module_& mod) {
   {                                                                                       \
     static PyObject* const key = ViewKey(#field);                                         \
     auto get = [](py::object self) {                                                      \
-      return CachedView(self, key, [&self](PyData& p) {                                   \
+      return CachedView(self, key, [](PyData& p) {                                                 \
         const Model& m = p.engine->model();                                               \
-        return py::object(MakeView(p.data.field, static_cast<long>(rows),                 \
-                                   static_cast<long>(cols), self, /*writable=*/true));    \
+        return py::object(MakeView(p.data->field, static_cast<long>(rows),                 \
+                                   static_cast<long>(cols), p.owner, /*writable=*/true)); \
       });                                                                                 \
     };                                                                                    \
     cls.def_property(#field, get, [get](py::object self, py::object value) {              \
@@ -143,7 +149,7 @@ void BindData(py::module_& mod) {
 #define GAUSS_BIND_EFC_ARRAY(field, cols)                                              \
   cls.def_property_readonly(#field, [](py::object self) {                              \
     PyData& p = self.cast<PyData&>();                                                  \
-    return MakeView(p.data.field, p.data.nefc, cols, self, /*writable=*/true);         \
+    return MakeView(p.data->field, p.data->nefc, cols, p.owner, /*writable=*/true);       \
   });
   GAUSS_DATA_EFC_ARRAYS(GAUSS_BIND_EFC_ARRAY)
 #undef GAUSS_BIND_EFC_ARRAY

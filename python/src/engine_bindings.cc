@@ -40,7 +40,7 @@ void StepN(const PyEngine& e, PyData& p, long n) {
   DataLease lease(e, p);
   const Engine& engine = *e.engine;
   py::gil_scoped_release release;
-  for (long i = 0; i < n; ++i) engine.Step(p.data);
+  for (long i = 0; i < n; ++i) engine.Step(*p.data);
 }
 
 // Runs `call(engine, data)` with the Data leased and the GIL released.
@@ -48,7 +48,7 @@ template <class Call>
 void WithoutGil(const PyEngine& e, PyData& p, Call call) {
   DataLease lease(e, p);
   py::gil_scoped_release release;
-  call(*e.engine, p.data);
+  call(*e.engine, *p.data);
 }
 
 // (info) => dict with kind, name, version, file, description.
@@ -99,10 +99,7 @@ void BindEngine(py::module_& mod) {
         return ResolvedConfigYaml(e.engine->config(), e.engine->options());
       }, "YAML text of the resolved configuration (as written next to CLI outputs)")
       .def("make_data", [](const PyEngine& e) {
-        auto p = std::make_unique<PyData>();
-        p->data = e.engine->MakeData();
-        p->engine = e.engine;
-        return p;
+        return std::make_unique<PyData>(e.engine->MakeData(), e.engine);
       }, "A Data for this engine, at the reference configuration.")
       .def("step", &StepN, py::arg("data"), py::arg("n") = 1,
            "Advances `data` by n time steps (GIL released).")
