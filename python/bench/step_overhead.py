@@ -6,11 +6,17 @@ processes hits both sides alike):
      step time of `gauss bench` on the same model and configuration;
   2. engine.step(d, n=1000) per step against `gauss bench` (one C++ loop either way);
   3. two threads stepping two engines against one thread (the GIL is released while stepping).
+With --instructions, it counts instructions with valgrind's callgrind instead (independent of
+the machine's load): instructions per step = difference of two runs of different lengths.
 
     PYTHONPATH=build/python /usr/bin/python3 python/bench/step_overhead.py
+    PYTHONPATH=build/python /usr/bin/python3 python/bench/step_overhead.py --instructions
 """
 import argparse
 import os
+import re
+import sys
+import tempfile
 import statistics
 import subprocess
 import threading
@@ -70,6 +76,36 @@ def threads_seconds(engines, datas, steps):
     return time.perf_counter() - t0
 
 
+PY_LOOP = """
+import sys, gauss
+engine = gauss.Engine(gauss.load_model(sys.argv[1])); d = engine.make_data(); n = int(sys.argv[2])
+if sys.argv[3] == "batch":
+    engine.step(d, n)
+else:
+    for _ in range(n):
+        engine.step(d)
+"""
+
+
+def instructions(command):
+    """Instructions executed by `command` under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+                              *command], capture_output=True, text=True, check=True)
+    return int(re.search(r"refs:\s+([\d,]+)", run.stderr).group(1).replace(",", ""))
+
+
+def instructions_per_step(model, cli, n1, n2):
+    """(model) => instructions per step of gauss bench, a Python step(d) loop, step(d, n)."""
+    out = {}
+    for name, command in (
+            ("C++ gauss bench", lambda n: [cli, "bench", model, "--steps", str(n), "--repeat", "1"]),
+            ("py step(d) loop", lambda n: [sys.executable, "-c", PY_LOOP, model, str(n), "loop"]),
+            ("py step(d, n)", lambda n: [sys.executable, "-c", PY_LOOP, model, str(n), "batch"])):
+        out[name] = (instructions(command(n2)) - instructions(command(n1))) / (n2 - n1)
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cli", default=os.path.join(REPO, "build", "bin", "gauss"))
@@ -77,7 +113,17 @@ def main():
     parser.add_argument("--large", default=os.path.join(REPO, "models", "pile.xml"))
     parser.add_argument("--steps", type=int, default=200000, help="steps per repeat, small model")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per step with callgrind instead of timing")
     args = parser.parse_args()
+
+    if args.instructions:
+        for model, n1, n2 in ((args.small, 2000, 12000), (args.large, 200, 1200)):
+            counts = instructions_per_step(model, args.cli, n1, n2)
+            cpp = counts["C++ gauss bench"]
+            print(f"{os.path.basename(model)}: instructions per step: " + ", ".join(
+                f"{k} {v:.0f} ({100 * (v / cpp - 1):+.1f}%)" for k, v in counts.items()))
+        return
 
     rows = []
     for label, model_path, steps in (("small", args.small, args.steps),
