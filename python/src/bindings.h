@@ -17,6 +17,7 @@
 
 #include "gauss/data.h"
 #include "gauss/engine.h"
+#include "gauss/error.h"
 #include "gauss/model.h"
 
 namespace gauss::python {
@@ -83,6 +84,10 @@ py::array MakeView(const std::vector<T>& buffer, long rows, long cols, py::handl
 }
 
 void BindErrors(py::module_& m);
+// Raises `error` as gauss.Error (message, file, line, element, attribute); needs the GIL.
+void SetPythonError(const Error& error);
+// Replaces _Engine.step by a fastcall entry point (fast_step.cc); needs _Engine._step_checked.
+void InstallFastStep(py::handle engine_class, py::handle data_class);
 void BindModel(py::module_& m);
 void BindData(py::module_& m);
 void BindEngine(py::module_& m);

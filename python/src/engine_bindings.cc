@@ -101,8 +101,8 @@ void BindEngine(py::module_& mod) {
       .def("make_data", [](const PyEngine& e) {
         return std::make_unique<PyData>(e.engine->MakeData(), e.engine);
       }, "A Data for this engine, at the reference configuration.")
-      .def("step", &StepN, py::arg("data"), py::arg("n") = 1,
-           "Advances `data` by n time steps (GIL released).")
+      .def("_step_checked", &StepN, py::arg("data"), py::arg("n") = 1,
+           "step() with full argument conversion (fast_step.cc calls it for uncommon calls).")
       .def("step1", [](const PyEngine& e, PyData& p) {
         WithoutGil(e, p, [](const Engine& en, Data& d) { en.Step1(d); });
       }, py::arg("data"), "First half of a step: checks, position and velocity stages.")

@@ -30,6 +30,28 @@ def test_step_n_equals_n_single_steps(cartpole_model):
     assert np.array_equal(state(a), state(b))
 
 
+def test_every_call_shape_of_step_agrees(cartpole_model):
+    # step(d) and step(d, n) take a fast path; keywords and other integer types the checked one
+    engine = gauss.Engine(cartpole_model)
+    datas = [engine.make_data() for _ in range(5)]
+    for d in datas:
+        d.qpos[1] = 0.3
+    engine.step(datas[0], 6)
+    engine.step(datas[1], n=6)
+    engine.step(data=datas[2], n=6)
+    engine.step(datas[3], np.int64(6))
+    for _ in range(6):
+        engine.step(datas[4])
+    for d in datas[1:]:
+        assert np.array_equal(state(d), state(datas[0]))
+    with pytest.raises(TypeError):
+        engine.step(datas[0], 1.5)
+    with pytest.raises(TypeError):
+        engine.step(datas[0], 1, 2)
+    with pytest.raises(TypeError):
+        engine.step()
+
+
 def test_reset_and_keyframes(cartpole_model):
     engine = gauss.Engine(cartpole_model)
     d = engine.make_data()
