@@ -13,7 +13,7 @@ class Element(NamedTuple):
     name: str
 
 
-# element kind -> (Model attribute with the names, size attribute)
+# element kind -> the Model attribute listing the names of that kind
 _KINDS = {
     "body": "body_names",
     "joint": "joint_names",

@@ -29,7 +29,8 @@ struct PyModel {
   std::shared_ptr<const Model> model;
 };
 
-// An engine; `source` is the model passed in (the engine works on its own configured copy).
+// An engine (shared with the Data it makes, which only it may step). It works on its own
+// configured copy of the model passed in.
 struct PyEngine {
   std::shared_ptr<Engine> engine;
 };
