@@ -4,8 +4,10 @@
 set -eu
 packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
   libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev
-  gnuplot-nox"
+  gnuplot-nox chromium"
 # gnuplot-nox: `gauss experiment` draws its plots with it (docs/experiments.md)
+# chromium: the headless browser of the viewer's tests (CTest label "browser"). The viewer's
+# page script is built with node and npm, which the machine image provides (docs/viewer.md).
 if [ "${1:-}" = "--with-reference" ]; then
   # MuJoCo 2.2.2: only the cross-check tests in tests/reference link it
   packages="$packages libmujoco-dev libmujoco-samples"

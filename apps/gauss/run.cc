@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common.h"
+#include "contact_csv.h"
 #include "csv.h"
 #include "gauss/error.h"
 #include "progress.h"
@@ -19,12 +20,15 @@ constexpr long kDefaultSteps = 1000;
 
 const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
-    "                 [--out TRAJ.csv] [--every K] [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
+    "                 [--out TRAJ.csv [--contacts]] [--every K] [--config CFG.yaml]\n"
+    "                 [--set KEY=VALUE]...\n\n"
     "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity). With --out,\n"
     "writes the columns time,qpos0..,qvel0..,act0..,sensordata0.. for the initial state and\n"
     "every K steps (sensors evaluated at that state with the controls of the step starting\n"
     "there), and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
-    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.";
+    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.\n"
+    "--contacts also writes the contacts of every row (point, normal, distance, normal and\n"
+    "friction force) to TRAJ.csv.contacts.csv, one line per contact (docs/cli.md).";
 
 // Controls from a CSV file, columns matched to actuators by name.
 struct Controls {
@@ -136,6 +140,7 @@ int RunCommand(const std::vector<std::string>& argv) {
   long every = 1;
   std::string controls_path;
   std::string out_path;
+  bool record_contacts = false;
   po::options_description desc("Options");
   desc.add_options()
       ("steps", po::value<long>(&steps)->value_name("N"),
@@ -147,11 +152,14 @@ int RunCommand(const std::vector<std::string>& argv) {
       ("out", po::value<std::string>(&out_path)->value_name("TRAJ.csv"),
        "write the trajectory (and TRAJ.csv.config.yaml)")
       ("every", po::value<long>(&every)->value_name("K")->default_value(1),
-       "write a row every K steps (after the initial state)");
+       "write a row every K steps (after the initial state)")
+      ("contacts", po::bool_switch(&record_contacts),
+       "with --out: write each row's contacts and forces to TRAJ.csv.contacts.csv");
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
   if (every < 1) throw UsageError("--every must be >= 1");
+  if (record_contacts && out_path.empty()) throw UsageError("--contacts needs --out TRAJ.csv");
 
   const Config config = BuildConfig(args);
   const std::shared_ptr<const Model> model = LoadModelFile(args.model);
@@ -180,6 +188,8 @@ int RunCommand(const std::vector<std::string>& argv) {
     add("sensordata", row.sensordata);
     config_path = WriteResolvedConfig(out_path, args.model, engine);
   }
+  std::unique_ptr<ContactCsvWriter> contacts;
+  if (record_contacts) contacts = std::make_unique<ContactCsvWriter>(ContactCsvPath(out_path));
 
   // Only engine.Step is timed, so that the steps/s figure does not include CSV formatting.
   using Clock = std::chrono::steady_clock;
@@ -195,6 +205,7 @@ int RunCommand(const std::vector<std::string>& argv) {
     step_time += Clock::now() - t0;
     if (row_due) {
       row.SaveSensors(d);
+      if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
       writer->WriteRow();
     }
     progress.Update(i + 1);
@@ -206,9 +217,11 @@ int RunCommand(const std::vector<std::string>& argv) {
     engine.Forward(d);
     row.SaveState(d);
     row.SaveSensors(d);
+    if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
     writer->WriteRow();
   }
   if (writer) writer->Close();
+  if (contacts) contacts->Close();
   const double wall = std::chrono::duration<double>(Clock::now() - wall_start).count();
   const double stepping = std::chrono::duration<double>(step_time).count();
 
@@ -224,6 +237,9 @@ int RunCommand(const std::vector<std::string>& argv) {
   if (writer) {
     std::printf("output: %s (%d rows)\n", out_path.c_str(), writer->rows());
     std::printf("configuration: %s\n", config_path.c_str());
+  }
+  if (contacts) {
+    std::printf("contacts: %s (%d lines)\n", ContactCsvPath(out_path).c_str(), contacts->contacts());
   }
   return 0;
 }
