@@ -11,6 +11,9 @@ const scene = JSON.parse(document.getElementById('gauss-scene')?.textContent ?? 
 const ui = buildUi(scene);
 const trajectories = scene.trajectories;
 const nbody = scene.model.bodies.length;
+// The picture is drawn only when something changed (`dirty`): software-rendered WebGL (and
+// laptop batteries) pay for every frame.
+let dirty = true;
 
 // ---------------------------------------------------------------- scene size and camera
 /** Bounding box of the moving bodies over every frame plus the non-plane world geoms. */
@@ -71,14 +74,18 @@ let forceScale = maxForce > 0 ? 0.15 * extent / maxForce : 0.05;
 const dotRadius = extent / 250;
 
 function applyLayout() {
+  dirty = true;
   const side = ui.layout.value === 'side';
+  let slot = 0;  // side by side: the shown copies in a row along y
+  rigs.forEach((rig, i) => { rig.root.visible = !ui.shown[i] || ui.shown[i].checked; });
+  const first = Math.max(0, rigs.findIndex((rig) => rig.root.visible));  // drawn solid
   rigs.forEach((rig, i) => {
-    rig.root.position.set(0, side ? i * 1.1 * (bounds.max.y - bounds.min.y) : 0, 0);
-    rig.setGhost(!side && i > 0);
+    rig.root.position.set(0, side && rig.root.visible ? slot++ * 1.1 * (bounds.max.y - bounds.min.y) : 0, 0);
+    rig.setGhost(!side && i !== first);
     // The copies share the first one's planes (overlapping floors would flicker); the other
     // world geoms are drawn once when ghosted, once per copy side by side.
     for (const o of rig.worldGeoms) {
-      o.visible = (i === 0 || (side && !rig.planes.includes(o))) && visibleKind(o, rig);
+      o.visible = (i === first || (side && !rig.planes.includes(o))) && visibleKind(o, rig);
     }
   });
 }
@@ -113,6 +120,7 @@ function frameAt(times, t) {
 }
 
 function showTime(t) {
+  dirty = true;
   time = Math.min(Math.max(t, 0), endTime);
   if (!trajectories.length) rigs[0].pose(scene.rest, 0);
   trajectories.forEach((traj, i) => {
@@ -167,6 +175,10 @@ function render() {
   renderer.render(world, camera);
 }
 
+const redraw = () => { dirty = true; };
+controls.addEventListener('change', redraw);
+window.addEventListener('resize', redraw);
+
 let live = null;
 let lastWall = performance.now();
 function frame(now) {
@@ -175,8 +187,12 @@ function frame(now) {
   if (playing && !live) {
     showTime(time + wall * Number(ui.speed.value));
     if (time >= endTime) setPlaying(false);
+    dirty = true;
   }
-  render();
+  if (dirty) {
+    dirty = false;
+    render();
+  }
   requestAnimationFrame(frame);
 }
 
@@ -188,11 +204,12 @@ ui.back.addEventListener('click', () => stepFrame(-1));
 ui.reset.addEventListener('click', () => live ? live.command('reset') : (setPlaying(false), showTime(0)));
 ui.slider.addEventListener('input', () => { setPlaying(false); showTime(Number(ui.slider.value)); });
 ui.follow.addEventListener('change', () => {
+  dirty = true;
   followed = Number(ui.follow.value);
   if (followed > 0) rigs[0].bodies[followed].getWorldPosition(lastFollow);
 });
 ui.layout.addEventListener('change', applyLayout);
-for (const box of [ui.collision, ui.visual, ui.sites, ui.contacts]) box.addEventListener('change', applyVisibility);
+for (const box of [ui.collision, ui.visual, ui.sites, ui.contacts, ...ui.shown]) box.addEventListener('change', applyVisibility);
 window.addEventListener('keydown', (e) => {
   if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
   if (e.key === ' ') { ui.play.click(); e.preventDefault(); }
@@ -205,6 +222,7 @@ showTime(0);
 if (scene.live) {
   live = new LiveClient(ui, (state) => {
     rigs[0].pose(state.poses, 0);
+    dirty = true;
     rigs[0].contacts.show(state.contacts, 0, state.contacts.length, dotRadius, forceScale);
     ui.play.textContent = state.paused ? 'play' : 'pause';
   }, (force) => { if (maxForce === 0 && force > 0) { maxForce = force; forceScale = 0.15 * extent / force; } });

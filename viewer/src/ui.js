@@ -83,8 +83,10 @@ export function buildUi(scene) {
   panel.append(collision.node, visual.node, sites.node, contacts.node);
   const legend = el('div', {class: 'gauss-legend', id: 'gauss-legend'},
     [el('b', {}, [`${scene.model.name || 'model'} (${scene.model.file})`])]);
+  // With many trajectories (an experiment's runs) only the first is shown at first.
+  const shown = scene.trajectories.map((_, i) => checkbox('', 'gauss-show-traj-' + i, scene.trajectories.length <= 3 || i === 0));
   scene.trajectories.forEach((t, i) => {
-    const entry = el('div', {class: 'entry'}, [
+    const entry = el('div', {class: 'entry'}, [shown[i].node,
       el('span', {class: 'swatch', style: `background:${PALETTE[i % PALETTE.length]}`}),
       el('b', {}, [t.label]), ' ', el('span', {class: 'summary'}, [t.summary || '(no configuration file)'])]);
     if (t.config) entry.append(el('details', {}, [el('summary', {}, ['resolved configuration']), el('pre', {}, [t.config])]));
@@ -93,6 +95,6 @@ export function buildUi(scene) {
   const status = el('div', {class: 'summary', id: 'gauss-status'});
   legend.append(status);
   document.body.append(legend, panel);
-  return {canvas, play, back, step, reset, speed, slider, time, follow, layout, status, settings,
+  return {shown: shown.map((s) => s.box), canvas, play, back, step, reset, speed, slider, time, follow, layout, status, settings,
     collision: collision.box, visual: visual.box, sites: sites.box, contacts: contacts.box};
 }
