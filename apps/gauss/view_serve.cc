@@ -42,10 +42,12 @@ class LiveSimulation {
     d_ = engine_->MakeData();
   }
 
-  // Advances by the wall time since the previous call when playing (wall time => steps).
+  // Advances by the wall time since the previous call when playing (wall time => steps). The
+  // clock starts at the first request, so nothing runs before anyone watches.
   void Advance() {
     const Clock::time_point now = Clock::now();
-    const double wall = std::chrono::duration<double>(now - last_).count();
+    const double wall = started_ ? std::chrono::duration<double>(now - last_).count() : 0.0;
+    started_ = true;
     last_ = now;
     if (paused_) return;
     const double h = engine_->options().timestep;
@@ -140,8 +142,9 @@ class LiveSimulation {
   Data d_;
   std::string summary_;
   bool paused_ = false;
+  bool started_ = false;
   long steps_ = 0;
-  Clock::time_point last_ = Clock::now();
+  Clock::time_point last_;
 };
 
 // "%2F" and "+" decoded; malformed escapes are kept as they are.
