@@ -1,9 +1,10 @@
 // `gauss view MODEL --serve PORT`: the viewer page served by gauss while it simulates (view.h).
 //
-// One thread, no locks: a small HTTP/1.1 server (Boost.Beast, one request per connection) whose
-// page polls GET /state; each poll first advances the simulation by the wall time since the
-// previous one when it is playing (real time), so the simulation runs here and the page only
-// draws. Commands are GET /command?op=play|pause|step|reset|set&key=K&value=V, answered with
+// A small HTTP/1.1 server (Boost.Beast, one request per connection, each on its own short-lived
+// thread so that an idle connection, e.g. a browser's speculative preconnect, cannot stall the
+// others; one mutex serialises the simulation). The page polls GET /state; each poll first
+// advances the simulation by the wall time since the previous one when it is playing (real
+// time), so the simulation runs here and the page only draws. Commands are GET /command?op=play|pause|step|reset|set&key=K&value=V, answered with
 // the new state; a bad --set value answers 400 with the engine's message and keeps the old
 // engine.
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -182,7 +185,8 @@ std::string SplitTarget(const std::string& target, std::map<std::string, std::st
   return target.substr(0, q);
 }
 
-// (request) => response for the page, the state or a command.
+// (request) => response for the page, the state or a command; the caller holds the simulation's
+// lock.
 http::response<http::string_body> Handle(const http::request<http::string_body>& req,
                                          LiveSimulation& sim, const std::string& page) {
   std::map<std::string, std::string> params;
@@ -239,16 +243,17 @@ int ServeViewer(const CommonArgs& args, const std::string& bind, int port) {
   }
   std::printf("serving: http://%s:%d/\n", bind.c_str(), acceptor.local_endpoint().port());
   std::fflush(stdout);  // a script waiting for the address reads it now
-  for (;;) {
-    tcp::socket socket(io);
-    acceptor.accept(socket, ec);
-    if (ec) continue;
+  std::mutex sim_mutex;
+  // Serves one connection: reads the request, answers under the lock, closes.
+  auto serve = [&sim, &sim_mutex, &page](tcp::socket socket) {
+    boost::system::error_code error;
     boost::beast::flat_buffer buffer;
     http::request<http::string_body> req;
-    http::read(socket, buffer, req, ec);
-    if (ec) continue;  // a client that hung up or sent garbage: next one
+    http::read(socket, buffer, req, error);
+    if (error) return;  // a client that hung up or sent garbage
     http::response<http::string_body> res;
     try {
+      std::lock_guard<std::mutex> lock(sim_mutex);
       res = Handle(req, sim, page);
     } catch (const std::exception& e) {  // e.g. a plugin failing mid-step: report, keep serving
       res = http::response<http::string_body>{http::status::internal_server_error, req.version()};
@@ -256,8 +261,15 @@ int ServeViewer(const CommonArgs& args, const std::string& bind, int port) {
       res.body() = "{\"error\":" + JsonString(e.what()) + "}";
       res.prepare_payload();
     }
-    http::write(socket, res, ec);
-    socket.shutdown(tcp::socket::shutdown_send, ec);
+    http::write(socket, res, error);
+    socket.shutdown(tcp::socket::shutdown_send, error);
+  };
+  // Runs until the process is stopped: sim, the mutex and the page outlive every thread.
+  for (;;) {
+    tcp::socket socket(io);
+    acceptor.accept(socket, ec);
+    if (ec) continue;
+    std::thread(serve, std::move(socket)).detach();
   }
 }
 

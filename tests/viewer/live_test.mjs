@@ -59,6 +59,9 @@ try {
   await page.selectOption('#gauss-set-solver', 'pgs');
   await page.waitForFunction(() => /solver=pgs/.test(document.getElementById('gauss-status').textContent));
   check(true, 'choosing solver pgs in the page switches the live engine (status shows solver=pgs)');
+  const fields = await page.evaluate(() => ['cone', 'timestep'].map((k) => document.getElementById('gauss-set-' + k).value));
+  check(fields[0] === 'elliptic' && Number(fields[1]) === 0.001,
+        `the setting fields show the engine's cone and timestep set earlier over HTTP (${fields.join(', ')})`);
   await page.click('#gauss-reset');
   await page.click('#gauss-step');  // step also pauses
   await page.waitForFunction(() => window.gaussViewer.live().state.steps === 1 && window.gaussViewer.live().paused);

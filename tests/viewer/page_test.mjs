@@ -116,6 +116,16 @@ try {
   const wantStepped = ballAt(middle + 1);
   check(Math.max(...stepped.map((v, i) => Math.abs(v - wantStepped[i]))) < 1e-5, 'and the ball is where that row puts it');
 
+  // Following the ball keeps it at the same place on screen while it falls and rolls.
+  await page.evaluate(() => window.gaussViewer.setTime(0));
+  await page.selectOption('#gauss-follow', {label: 'follow: ball'});
+  const f0 = await page.evaluate((p) => window.gaussViewer.project(...p), ballAt(0));
+  await page.evaluate((t) => window.gaussViewer.setTime(t), tEnd);
+  const f1 = await page.evaluate((p) => window.gaussViewer.project(...p), ballAt(last));
+  const drift = Math.hypot(f1.x - f0.x, f1.y - f0.y);
+  check(drift < 1, `follow: ball stays at the same pixel from t=0 to t=end (moved ${drift.toFixed(2)} px)`);
+  await page.selectOption('#gauss-follow', '-1');
+
   // Playing moves time forward.
   await page.evaluate(() => window.gaussViewer.setTime(0));
   await page.click('#gauss-play');

@@ -64,5 +64,12 @@ export class LiveClient {
     this.onState(state);
     this.ui.time.textContent = `t = ${state.time.toFixed(4)} s (step ${state.steps})`;
     this.ui.status.textContent = 'live: ' + state.summary;
+    // The setting fields show the engine's values ("solver=pgs ... timestep=0.001 cone=..."),
+    // except the one being edited.
+    for (const pair of state.summary.split(' ')) {
+      const [key, value] = pair.split('=');
+      const input = this.ui.settings[key];
+      if (input && document.activeElement !== input && input.value !== value) input.value = value;
+    }
   }
 }

@@ -199,7 +199,7 @@ function frame(now) {
 // ---------------------------------------------------------------- wiring
 ui.play.addEventListener('click', () => live ? live.command(live.paused ? 'play' : 'pause') : setPlaying(!playing && (time < endTime || (showTime(0), true))));
 ui.step.addEventListener('click', () => live ? live.command('step') : stepFrame(1));
-if (scene.live) { ui.step.textContent = 'step ▶'; ui.back.hidden = true; }
+if (scene.live) { ui.step.textContent = 'step ▶'; ui.back.hidden = true; ui.speed.hidden = true; }  // live runs in real time
 ui.back.addEventListener('click', () => stepFrame(-1));
 ui.reset.addEventListener('click', () => live ? live.command('reset') : (setPlaying(false), showTime(0)));
 ui.slider.addEventListener('input', () => { setPlaying(false); showTime(Number(ui.slider.value)); });
