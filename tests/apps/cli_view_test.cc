@@ -17,6 +17,12 @@ namespace {
 
 std::string Q(const std::string& path) { return "'" + path + "'"; }
 
+#ifdef GAUSS_HAVE_VIEWER
+constexpr bool kHaveViewer = true;
+#else
+constexpr bool kHaveViewer = false;  // no npm at configure time: gauss cannot write pages
+#endif
+
 // The scene JSON that `gauss view` puts into the page (JSON is YAML, so yaml-cpp reads it).
 YAML::Node PageScene(const std::string& html) {
   const std::string open = "<script id=\"gauss-scene\" type=\"application/json\">";
@@ -70,6 +76,7 @@ TEST(CliRunContacts, NeedsOut) {
 // The page holds the model and one frame per trajectory row (poses of every body but the world),
 // the legend's configuration summary and the recorded contacts.
 TEST(CliView, PageEmbedsModelTrajectoryAndContacts) {
+  if (!kHaveViewer) GTEST_SKIP() << "gauss was built without the viewer (no npm)";
   const std::string dir = ScratchDir();
   const CliResult run = RunGauss("run " + Q(RepoModel("pile.xml")) + " --duration 0.6 --every 20 --out " +
                                  Q(dir + "/pile.csv") + " --contacts --set solver=pgs");
@@ -128,6 +135,7 @@ TEST(CliView, Errors) {
 // `gauss experiment` with traces writes a page per model that plays each run, named in the
 // legend by its sweep point.
 TEST(CliView, ExperimentWritesAViewerPage) {
+  if (!kHaveViewer) GTEST_SKIP() << "gauss was built without the viewer (no npm)";
   const std::string dir = ScratchDir() + "/exp";
   const CliResult r = RunGauss("experiment " + Q(RepoModel("../config/experiments/friction_cone.yaml")) +
                                " --out " + Q(dir) + " --duration 0.05 --no-plots -j 1");
