@@ -128,8 +128,8 @@ try {
 
   // Playing moves time forward.
   await page.evaluate(() => window.gaussViewer.setTime(0));
+  const wallStart = Date.now();  // before the click: playing may start before click() returns
   await page.click('#gauss-play');
-  const wallStart = Date.now();
   await page.waitForFunction(() => window.gaussViewer.time > 0.05, null, {timeout: 20000}).catch(() => {});
   const played = await page.evaluate(() => window.gaussViewer.time);
   check(played > 0.05 && played < endTimeOf(Date.now() - wallStart),
