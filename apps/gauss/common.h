@@ -36,6 +36,7 @@ int TrajoptCommand(const std::vector<std::string>& args);      // trajopt.cc
 int BenchCommand(const std::vector<std::string>& args);
 int PluginsCommand(const std::vector<std::string>& args);
 int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc
+int ViewCommand(const std::vector<std::string>& args);        // view.cc
 
 // Values of the options every simulating command shares.
 struct CommonArgs {

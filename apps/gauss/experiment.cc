@@ -31,6 +31,7 @@
 #include "experiment_spec.h"
 #include "gauss/error.h"
 #include "progress.h"
+#include "view.h"
 
 namespace gauss::cli {
 namespace {
@@ -342,6 +343,33 @@ void PrintSummary(const ResultTable& table, std::size_t nruns, bool interrupted,
   std::printf("results: %s (%zu rows)\n", path.c_str(), table.rows.size());
 }
 
+// (finished runs with traces) => one viewer page per model, DIR/viewer_<model>.html, that plays
+// any of its runs (docs/viewer.md); skipped with a note when gauss was built without the viewer.
+void WriteViewerPages(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
+                      const std::vector<PointSetup>& setups, const std::vector<RunId>& runs,
+                      const std::string& out_dir) {
+  if (!ViewerAvailable()) {
+    std::fprintf(stderr, "gauss experiment: no viewer pages: gauss was built without the viewer\n");
+    return;
+  }
+  const std::vector<std::string> labels = ModelLabels(spec);
+  for (std::size_t m = 0; m < spec.models.size(); ++m) {
+    std::vector<ViewTrajectory> trajectories;
+    const SweepPoint* first = nullptr;
+    for (const RunId& r : runs) {
+      const std::string trace = TracePath(out_dir, r.id);
+      if (points[r.point].model != static_cast<int>(m) || !fs::exists(trace)) continue;
+      if (!first) first = &points[r.point];
+      trajectories.push_back({trace, "run " + std::to_string(r.id) + ": " + PointText(spec, points[r.point], labels),
+                              (fs::path(out_dir) / setups[r.point].config_file).string(), ""});
+    }
+    if (!first) continue;
+    const std::string page = (fs::path(out_dir) / ("viewer_" + fs::path(labels[m]).filename().string() + ".html")).string();
+    WriteViewerPage(spec.model_paths[m], first->config, trajectories, page);
+    std::printf("viewer: %s (%zu runs)\n", page.c_str(), trajectories.size());
+  }
+}
+
 // The `gauss run` command line that simulates the same trajectory as run `r`: the point's
 // resolved configuration plus the initial state, noise and controls of the experiment.
 std::string RunCommandLine(const ExperimentSpec& spec, const SweepPoint& p, const PointSetup& s,
@@ -493,6 +521,7 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     for (const std::string& image : plots.images) std::printf("plot: %s\n", image.c_str());
     if (!plots.note.empty()) std::fprintf(stderr, "gauss experiment: %s\n", plots.note.c_str());
   }
+  if (spec.trace_every > 0) WriteViewerPages(spec, points, setups, runs, out_dir);
   return 0;
 }
 

@@ -32,6 +32,7 @@ const Subcommand kSubcommands[] = {
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
     {"experiment", gauss::cli::ExperimentCommand,
      "run a parameter sweep in parallel: results.csv, traces and plots"},
+    {"view", gauss::cli::ViewCommand, "show a model and trajectories in a web browser"},
 };
 
 void PrintUsage(std::ostream& out) {

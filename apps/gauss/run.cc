@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common.h"
+#include "contact_csv.h"
 #include "csv.h"
 #include "gauss/error.h"
 #include "noise.h"
@@ -22,14 +23,16 @@ constexpr long kDefaultSteps = 1000;
 const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
     "                 [--keyframe K] [--initial STATE.csv] [--seed S] [--qvel-noise Q]\n"
-    "                 [--ctrl-noise SIGMA] [--out TRAJ.csv] [--every K]\n"
+    "                 [--ctrl-noise SIGMA] [--out TRAJ.csv [--contacts]] [--every K]\n"
     "                 [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity), or from a\n"
     "keyframe and/or the first row of STATE.csv. With --out,\n"
     "writes the columns time,qpos0..,qvel0..,act0..,sensordata0.. for the initial state and\n"
     "every K steps (sensors evaluated at that state with the controls of the step starting\n"
     "there), and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
-    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.";
+    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.\n"
+    "--contacts also writes the contacts of every row (point, normal, distance, normal and\n"
+    "friction force) to TRAJ.csv.contacts.csv, one line per contact (docs/cli.md).";
 
 // Controls from a CSV file, columns matched to actuators by name.
 struct Controls {
@@ -141,6 +144,7 @@ int RunCommand(const std::vector<std::string>& argv) {
   long every = 1;
   std::string controls_path;
   std::string out_path;
+  bool record_contacts = false;
   std::string keyframe, initial_path;
   long long seed = 0;
   double qvel_noise = 0, ctrl_noise = 0;
@@ -166,11 +170,14 @@ int RunCommand(const std::vector<std::string>& argv) {
       ("out", po::value<std::string>(&out_path)->value_name("TRAJ.csv"),
        "write the trajectory (and TRAJ.csv.config.yaml)")
       ("every", po::value<long>(&every)->value_name("K")->default_value(1),
-       "write a row every K steps (after the initial state)");
+       "write a row every K steps (after the initial state)")
+      ("contacts", po::bool_switch(&record_contacts),
+       "with --out: write each row's contacts and forces to TRAJ.csv.contacts.csv");
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
   if (every < 1) throw UsageError("--every must be >= 1");
+  if (record_contacts && out_path.empty()) throw UsageError("--contacts needs --out TRAJ.csv");
   if (vm.count("seed") && seed < 0) throw UsageError("--seed must be >= 0");
   if (!(qvel_noise >= 0) || !std::isfinite(qvel_noise)) throw UsageError("--qvel-noise must be a number >= 0");
   if (!(ctrl_noise >= 0) || !std::isfinite(ctrl_noise)) throw UsageError("--ctrl-noise must be a number >= 0");
@@ -231,6 +238,8 @@ int RunCommand(const std::vector<std::string>& argv) {
     add("sensordata", row.sensordata);
     config_path = WriteResolvedConfig(out_path, args.model, engine);
   }
+  std::unique_ptr<ContactCsvWriter> contacts;
+  if (record_contacts) contacts = std::make_unique<ContactCsvWriter>(ContactCsvPath(out_path));
 
   // Only engine.Step is timed, so that the steps/s figure does not include CSV formatting.
   using Clock = std::chrono::steady_clock;
@@ -247,6 +256,7 @@ int RunCommand(const std::vector<std::string>& argv) {
     step_time += Clock::now() - t0;
     if (row_due) {
       row.SaveSensors(d);
+      if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
       writer->WriteRow();
     }
     progress.Update(i + 1);
@@ -259,9 +269,11 @@ int RunCommand(const std::vector<std::string>& argv) {
     engine.Forward(d);
     row.SaveState(d);
     row.SaveSensors(d);
+    if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
     writer->WriteRow();
   }
   if (writer) writer->Close();
+  if (contacts) contacts->Close();
   const double wall = std::chrono::duration<double>(Clock::now() - wall_start).count();
   const double stepping = std::chrono::duration<double>(step_time).count();
 
@@ -282,6 +294,9 @@ int RunCommand(const std::vector<std::string>& argv) {
   if (writer) {
     std::printf("output: %s (%d rows)\n", out_path.c_str(), writer->rows());
     std::printf("configuration: %s\n", config_path.c_str());
+  }
+  if (contacts) {
+    std::printf("contacts: %s (%d lines)\n", ContactCsvPath(out_path).c_str(), contacts->contacts());
   }
   return 0;
 }
