@@ -15,6 +15,7 @@
 #include <string>
 
 #include "gauss/error.h"
+#include "gauss/crash_report.h"
 #include "gauss/math.h"
 
 namespace gauss {
@@ -145,6 +146,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     out = reinterpret_cast<Contact*>(raw);
     std::uninitialized_default_construct_n(out, kMaxContactsPerPair);
   }
+  const PluginCallScope mark("collider", nullptr, "collision detection (narrow phase)");
   const int num = std::min(collider->Collide(m, d, g1, g2, margin, out, kMaxContactsPerPair),
                            kMaxContactsPerPair);
   if (num <= 0) return;

@@ -11,6 +11,7 @@
 #include "data_alloc.h"
 #include "engine_plugins.h"
 #include "gauss/actuator.h"
+#include "gauss/crash_report.h"
 #include "gauss/error.h"
 #include "gauss/integrate.h"
 #include "gauss/integrator.h"
@@ -110,6 +111,7 @@ void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
     double* ctrl = d.arena.Doubles(m.nu);
     ClampControls(m, d, ctrl);
     for (const auto& group : plugins_->actuator_groups) {
+      const PluginCallScope mark("actuator", nullptr, "actuation");
       group.plugin->Compute(m, d, ctrl, group.ids.data(), static_cast<int>(group.ids.size()));
     }
   }
@@ -141,6 +143,7 @@ void Engine::SolveConstraints(Data& d) const {
   } else {
     const FactoredInertia ops(m, d);
     const ConstraintProblem problem = MakeProblem(m, d, ops);
+    const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
     const SolverResult result = plugins_->solver.instance->Solve(
         problem, d, d.qacc.data(), d.efc_force.data(), d.solver_trace.data());
     d.solver_iter = result.iterations;
@@ -181,6 +184,7 @@ void Engine::Step(Data& d) const {
   CheckState(d, Warning::kBadQvel, d.qvel);
   Forward(d);                                  //  2-22 (and 24.)
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
+  const PluginCallScope mark("integrator", plugins_->integrator.info.name.c_str(), "integration");
   plugins_->integrator.instance->Integrate(*this, d);        // 25. [plugin: Integrator]
 }
 
@@ -198,6 +202,7 @@ void Engine::Step2(Data& d) const {
   AccelerationStage(d, false);
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);
+  const PluginCallScope mark("integrator", plugins_->integrator.info.name.c_str(), "integration");
   plugins_->integrator.instance->Integrate(*this, d);
 }
 
