@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gauss/error.h"
+#include "gauss/input_file.h"
 
 namespace gauss::cli {
 namespace {
@@ -43,6 +44,8 @@ int CsvTable::Column(const std::string& name) const {
 
 // (file at `path`) => table; blank lines are skipped, "\r\n" endings accepted.
 CsvTable ReadCsv(const std::string& path) {
+  const std::string problem = InputFileProblem(path);  // a directory, a device, too large
+  if (!problem.empty()) throw Error(ErrorLocation{path, 0, "", ""}, "cannot read CSV file: " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open CSV file");
   CsvTable table;

@@ -1,9 +1,13 @@
 // ProbePluginLibrary (plugin_probe.h).
 //
-// The child only calls dlopen/dlsym, reads memory and calls the plugin's factory; its verdict is
-// its exit: status 0 means "nothing crashed" (a file dlopen refuses is fine too: the parent's own
-// dlopen then fails with the loader's message, without harm). The child's stdout and stderr are
-// sent to /dev/null so that a noisy constructor does not garble the parent's output.
+// The child only calls dlopen/dlsym, reads memory, calls the plugin's factory and unloads the
+// library again (its destructors run, as they will at the parent's exit); its verdict is its
+// exit: status 0 means "loaded and nothing crashed". When dlopen refuses the file, the child
+// sends the loader's message through a pipe and exits with kLoadRefused: the parent then never
+// calls dlopen on the file itself, because the loader's own error path can crash on a damaged
+// file (it formats names read from the file), and may do so in one process and not another.
+// The child's stdout and stderr are sent to /dev/null so that a noisy constructor does not
+// garble the parent's output.
 #include "plugin_probe.h"
 
 #include <dlfcn.h>
@@ -38,8 +42,11 @@ ProbeCache& Cache() {
   return *cache;
 }
 
+constexpr int kLoadRefused = 3;  // child exit status: dlopen failed, message on the pipe
+
 // In the child: load, read and exercise every descriptor; never returns.
-[[noreturn]] void ProbeChild(const std::string& file, const std::vector<std::string>& symbols) {
+[[noreturn]] void ProbeChild(const std::string& file, const std::vector<std::string>& symbols,
+                             int message_fd) {
   const int devnull = open("/dev/null", O_WRONLY);
   if (devnull >= 0) {
     dup2(devnull, STDOUT_FILENO);
@@ -51,7 +58,14 @@ ProbeCache& Cache() {
   signal(SIGILL, SIG_DFL);
   signal(SIGABRT, SIG_DFL);
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) _exit(0);  // the parent's dlopen reports why, safely
+  if (handle == nullptr) {
+    const char* error = dlerror();
+    if (error) {
+      const ssize_t ignored = write(message_fd, error, std::strlen(error));
+      (void)ignored;
+    }
+    _exit(kLoadRefused);
+  }
   volatile std::size_t sink = 0;
   for (const std::string& symbol : symbols) {
     void* alias = dlsym(handle, symbol.c_str());
@@ -68,6 +82,9 @@ ProbeCache& Cache() {
     } catch (...) {  // the parent reports a throwing factory as an error, not a crash
     }
   }
+  // the library's destructors run at the parent's exit (libraries are never unloaded there):
+  // run them here first, so that one that crashes is caught now rather than at exit
+  dlclose(handle);
   _exit(0);
 }
 
@@ -85,14 +102,32 @@ std::string SignalText(int sig) {
   return abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(sig);
 }
 
+ProbeResult WaitForProbe(pid_t pid, int message_fd, double timeout_seconds);
+
 // (file, symbols, timeout) => the verdict of one child.
 ProbeResult RunProbe(const std::string& file, const std::vector<std::string>& symbols,
                      double timeout_seconds) {
-  const pid_t pid = fork();
-  if (pid == 0) ProbeChild(file, symbols);
-  if (pid < 0) {
+  int message[2];
+  if (pipe2(message, O_CLOEXEC) != 0) {
     return {false, std::string("cannot start a probe process: ") + std::strerror(errno)};
   }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(message[0]);
+    ProbeChild(file, symbols, message[1]);
+  }
+  close(message[1]);
+  if (pid < 0) {
+    close(message[0]);
+    return {false, std::string("cannot start a probe process: ") + std::strerror(errno)};
+  }
+  const ProbeResult result = WaitForProbe(pid, message[0], timeout_seconds);
+  close(message[0]);
+  return result;
+}
+
+// (probe child, its message pipe) => its verdict; kills it after `timeout_seconds`.
+ProbeResult WaitForProbe(pid_t pid, int message_fd, double timeout_seconds) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -112,12 +147,19 @@ ProbeResult RunProbe(const std::string& file, const std::vector<std::string>& sy
                          " s in a probe process (killed)"};
     }
     std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+    pause = std::min(pause * 2, std::chrono::microseconds(2000));
   }
   if (WIFSIGNALED(status)) {
     return {false, "crashed with " + SignalText(WTERMSIG(status)) +
                        " while being loaded in a probe process (a damaged file or a crashing "
                        "load-time constructor)"};
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == kLoadRefused) {
+    char text[2048];
+    const ssize_t got = read(message_fd, text, sizeof(text) - 1);
+    return {false, "the dynamic loader refuses it: " +
+                       (got > 0 ? std::string(text, static_cast<std::size_t>(got))
+                                : std::string("(no message)"))};
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     return {false, "exited with status " + std::to_string(WEXITSTATUS(status)) +

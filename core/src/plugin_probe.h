@@ -3,7 +3,8 @@
 // dlopen runs a library's load-time constructors, and a damaged or hostile file can crash the
 // dynamic loader itself; reading a damaged descriptor can crash too. So before the first load
 // of a file, ProbePluginLibrary forks a child that loads it, reads every named descriptor
-// (abi_version first, then its strings), creates and destroys one instance of each and exits.
+// (abi_version first, then its strings), creates and destroys one instance of each, unloads
+// it (running its destructors) and exits.
 // The file is loaded here only if the child ended normally. Results are cached per process by
 // (path, size, modification time). A file already loaded in this process is not probed.
 #pragma once
