@@ -104,7 +104,8 @@ void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
   const Model& m = *model_;
   ArenaScope scope(d.arena);
 
-  // 19. actuation [plugin: ActuatorDynamics]
+  // 19. actuation [plugin: ActuatorDynamics]; bad controls are zeroed first (MuJoCo's rule)
+  ZeroBadControls(m, d);
   std::fill(d.act_dot.begin(), d.act_dot.end(), 0.0);
   std::fill(d.actuator_force.begin(), d.actuator_force.end(), 0.0);
   if (m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {

@@ -13,6 +13,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -52,6 +53,8 @@ constexpr int kLoadRefused = 3;  // child exit status: dlopen failed, message on
     dup2(devnull, STDOUT_FILENO);
     dup2(devnull, STDERR_FILENO);
   }
+  const struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);  // a crash here is expected: no core file left behind
   signal(SIGSEGV, SIG_DFL);  // die of the signal itself, without a program's crash report
   signal(SIGBUS, SIG_DFL);
   signal(SIGFPE, SIG_DFL);
