@@ -75,6 +75,12 @@ std::string PluginsText(const Engine& engine);
 std::string WriteResolvedConfig(const std::string& output_path, const std::string& model_path,
                                 const Engine& engine);
 
+// Refuses an output path before anything is computed: empty (UsageError), a directory, or the
+// same file as one of `inputs` (the model, the configuration, the controls...). `option` names
+// it in messages ("--out").
+void CheckOutputPath(const std::string& out, const std::string& option,
+                     const std::vector<std::string>& inputs);
+
 // Program version ("0.1.0"), from the CMake project.
 const char* Version();
 
