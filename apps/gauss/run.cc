@@ -10,6 +10,7 @@
 #include "common.h"
 #include "csv.h"
 #include "gauss/error.h"
+#include "profile_table.h"
 #include "progress.h"
 
 namespace gauss::cli {
@@ -19,12 +20,15 @@ constexpr long kDefaultSteps = 1000;
 
 const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
-    "                 [--out TRAJ.csv] [--every K] [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
+    "                 [--out TRAJ.csv] [--every K] [--profile] [--config CFG.yaml]\n"
+    "                 [--set KEY=VALUE]...\n\n"
     "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity). With --out,\n"
     "writes the columns time,qpos0..,qvel0..,act0..,sensordata0.. for the initial state and\n"
     "every K steps (sensors evaluated at that state with the controls of the step starting\n"
     "there), and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
-    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.";
+    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.\n"
+    "--profile adds the constraint solver's iteration statistics and the time of every stage\n"
+    "and plugin to the summary.";
 
 // Controls from a CSV file, columns matched to actuators by name.
 struct Controls {
@@ -105,6 +109,33 @@ long StepCount(const po::variables_map& vm, long steps, double duration, double 
   return kDefaultSteps;
 }
 
+// Constraint solver statistics over the steps of a run: iterations per step, and the cost,
+// gradient and improvement of the last iteration of the last step that iterated.
+struct SolverStats {
+  long steps = 0, iterating = 0;  // steps seen, steps with at least one iteration
+  long iter_sum = 0;
+  int iter_max = 0;
+  SolverIteration last;
+
+  void Add(const Data& d) {
+    ++steps;
+    if (d.solver_iter <= 0) return;
+    ++iterating;
+    iter_sum += d.solver_iter;
+    iter_max = std::max(iter_max, d.solver_iter);
+    last = d.solver_trace[d.solver_iter - 1];
+  }
+  void Print() const {
+    std::printf("solver iterations: mean %.3g over %ld steps with constraints (of %ld), max %d\n",
+                iterating > 0 ? static_cast<double>(iter_sum) / iterating : 0.0, iterating, steps,
+                iter_max);
+    if (iterating > 0) {
+      std::printf("solver last iteration: cost %.9g, gradient %.3g, improvement %.3g\n",
+                  last.cost, last.gradient, last.improvement);
+    }
+  }
+};
+
 // (final data) => the summary lines about the final state and the warnings raised.
 void PrintFinalState(const Engine& engine, Data& d) {
   double max_qvel = 0;
@@ -134,6 +165,7 @@ int RunCommand(const std::vector<std::string>& argv) {
   long steps = 0;
   double duration = 0;
   long every = 1;
+  bool profile = false;
   std::string controls_path;
   std::string out_path;
   po::options_description desc("Options");
@@ -147,7 +179,9 @@ int RunCommand(const std::vector<std::string>& argv) {
       ("out", po::value<std::string>(&out_path)->value_name("TRAJ.csv"),
        "write the trajectory (and TRAJ.csv.config.yaml)")
       ("every", po::value<long>(&every)->value_name("K")->default_value(1),
-       "write a row every K steps (after the initial state)");
+       "write a row every K steps (after the initial state)")
+      ("profile", po::bool_switch(&profile),
+       "print solver iteration statistics and the time of every stage and plugin");
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
@@ -162,6 +196,8 @@ int RunCommand(const std::vector<std::string>& argv) {
   if (!controls_path.empty()) controls = ReadControls(controls_path, m);
 
   Data d = engine.MakeData();
+  d.profile.enabled = profile;
+  SolverStats solver_stats;
   TrajectoryRow row;  // before the writer, whose columns read it
   std::unique_ptr<CsvWriter> writer;
   std::string config_path;
@@ -193,6 +229,7 @@ int RunCommand(const std::vector<std::string>& argv) {
     const Clock::time_point t0 = Clock::now();
     engine.Step(d);
     step_time += Clock::now() - t0;
+    if (profile) solver_stats.Add(d);
     if (row_due) {
       row.SaveSensors(d);
       writer->WriteRow();
@@ -200,6 +237,8 @@ int RunCommand(const std::vector<std::string>& argv) {
     progress.Update(i + 1);
   }
   progress.Finish();
+  // before the evaluations below, which are not steps
+  const std::string profile_table = profile ? ProfileTable(engine, d) : "";
   if (writer && nstep % every == 0) {
     // the final state is a row too: one forward evaluation gives its sensors
     ApplyControls(controls, nstep, d);
@@ -221,6 +260,10 @@ int RunCommand(const std::vector<std::string>& argv) {
   std::printf("wall time: %.6f s (stepping %.6f s, %.0f steps/s)\n", wall, stepping,
               stepping > 0 ? nstep / stepping : 0.0);
   PrintFinalState(engine, d);
+  if (profile) {
+    solver_stats.Print();
+    std::printf("profile:\n%s", profile_table.c_str());
+  }
   if (writer) {
     std::printf("output: %s (%d rows)\n", out_path.c_str(), writer->rows());
     std::printf("configuration: %s\n", config_path.c_str());

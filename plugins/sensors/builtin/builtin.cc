@@ -62,7 +62,7 @@ Kind KindOf(const std::string& type) {
 // (ne, nf, nefc, efc_type, efc_id) => row
 int LimitRow(const Data& d, ConstraintType type, int id) {
   for (int r = d.ne + d.nf; r < d.nefc; ++r) {
-    if (d.efc_type[r] == static_cast<int>(type) && d.efc_id[r] == id) return r;
+    if (d.efc_type[r] == type && d.efc_id[r] == id) return r;
   }
   return -1;
 }

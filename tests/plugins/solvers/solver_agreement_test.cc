@@ -471,7 +471,7 @@ TEST(ContactAssembly, RowCountsTypesAndResidualsPerCondimAndCone) {
       ASSERT_EQ(c.efc_address, expected_rows) << ConeName(cone) << " contact " << k;
       for (int r = 0; r < rows; ++r) {
         const int i = c.efc_address + r;
-        EXPECT_EQ(d.efc_type[i], static_cast<int>(type)) << "contact " << k << " row " << r;
+        EXPECT_EQ(d.efc_type[i], type) << "contact " << k << " row " << r;
         EXPECT_EQ(d.efc_id[i], k) << "contact " << k << " row " << r;
         // the distance and margin are on the normal row (elliptic) or every edge (pyramidal)
         const bool normal_row = cone != Cone::kElliptic || r == 0;
