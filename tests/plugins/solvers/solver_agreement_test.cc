@@ -279,7 +279,7 @@ void RandomState(const Model& m, Data& d, std::mt19937_64& gen, int s) {
 std::vector<std::string> ConstraintModels() {
   return {TestModel("constraints_limits.xml"), TestModel("constraints_equality.xml"),
           TestModel("constraints_soft.xml"), TestModel("constraints_planar_loop.xml"),
-          MujocoSampleModel("humanoid/humanoid.xml")};
+          TestModel("mujoco/humanoid/humanoid.xml")};
 }
 
 // A contact-free set-up of one of the constraint models.
