@@ -32,6 +32,7 @@ int RunCommand(const std::vector<std::string>& args);
 int ForwardCommand(const std::vector<std::string>& args);
 int InverseCommand(const std::vector<std::string>& args);
 int BenchCommand(const std::vector<std::string>& args);
+int RolloutCommand(const std::vector<std::string>& args);  // rollout.cc
 int PluginsCommand(const std::vector<std::string>& args);
 int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc
 

@@ -24,6 +24,8 @@ const Subcommand kSubcommands[] = {
     {"run", gauss::cli::RunCommand, "simulate a model and write its trajectory as CSV"},
     {"forward", gauss::cli::ForwardCommand, "forward dynamics (qacc) of each state of a CSV file"},
     {"inverse", gauss::cli::InverseCommand, "inverse dynamics (qfrc_inverse) of each state and qacc"},
+    {"rollout", gauss::cli::RolloutCommand,
+     "simulate one trajectory per initial state of a CSV file, on threads"},
     {"bench", gauss::cli::BenchCommand, "measure simulation speed (steps per second)"},
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
     {"experiment", gauss::cli::ExperimentCommand,
