@@ -4,8 +4,9 @@
 set -eu
 packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
   libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev
-  gnuplot-nox"
+  gnuplot-nox libopenmpi-dev openmpi-bin"
 # gnuplot-nox: `gauss experiment` draws its plots with it (docs/experiments.md)
+# libopenmpi-dev, openmpi-bin: `mpirun -np R gauss experiment` across ranks (docs/parallel.md)
 if [ "${1:-}" = "--with-reference" ]; then
   # MuJoCo 2.2.2: only the cross-check tests in tests/reference link it
   packages="$packages libmujoco-dev libmujoco-samples"

@@ -9,7 +9,9 @@
 //      Workspace per worker and point, Engines shared read-only), appending each finished run
 //      to results.csv; a failed run records its reason and the others go on;
 //   4. sort results.csv, draw the plots.
-// Ctrl-C stops the workers at their next step; results.csv keeps the finished runs.
+// Ctrl-C (or SIGTERM) stops the workers at their next step; results.csv keeps the finished runs.
+// Started by mpirun/srun with several ranks, step 3 spreads the runs over the ranks and rank 0
+// alone writes the output (experiment_mpi.h).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -25,6 +27,7 @@
 
 #include "common.h"
 #include "csv.h"
+#include "experiment_mpi.h"
 #include "experiment_plot.h"
 #include "experiment_results.h"
 #include "experiment_run.h"
@@ -40,16 +43,33 @@ namespace fs = std::filesystem;
 const char* kUsage =
     "usage: gauss experiment EXP.yaml [--jobs N] [--out DIR] [--sweep KEY=V1,V2,...]...\n"
     "                        [--set KEY=VALUE]... [--duration T | --steps N] [--repeats R]\n"
-    "                        [--seed S] [--no-plots] [--dry-run]\n\n"
+    "                        [--seed S] [--no-plots] [--dry-run] [--rank-timeout S]\n\n"
     "Runs every model x sweep point x repeat of EXP.yaml in parallel and writes DIR/results.csv\n"
     "(one row per run: the swept keys, seed, status and metrics), DIR/configs/, DIR/traces/ and\n"
-    "DIR/plots/. See docs/experiments.md. Command-line overrides shrink or change a sweep\n"
+    "DIR/plots/. See docs/experiments.md. Under mpirun/srun the runs are spread over the ranks\n"
+    "(docs/parallel.md). Command-line overrides shrink or change a sweep\n"
     "without editing the file: --sweep replaces (or adds) one axis, --set adds a base setting.";
 
 // Set by SIGINT; the workers poll it between steps. A lock-free atomic is async-signal-safe.
 std::atomic<bool> g_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "SIGINT flag must be lock-free");
 extern "C" void OnInterrupt(int) { g_stop.store(true); }
+
+// SIGINT (Ctrl-C) and SIGTERM (kill, mpirun, Slurm) set g_stop while this object lives.
+class StopSignals {
+ public:
+  StopSignals() : int_(std::signal(SIGINT, OnInterrupt)), term_(std::signal(SIGTERM, OnInterrupt)) {}
+  ~StopSignals() {
+    std::signal(SIGINT, int_);
+    std::signal(SIGTERM, term_);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  void (*int_)(int);
+  void (*term_)(int);
+};
 
 // Everything the runs of one sweep point share.
 struct PointSetup {
@@ -176,6 +196,7 @@ struct Options {
   int repeats = 0;
   long long seed = -1;
   bool no_plots = false, dry_run = false;
+  double rank_timeout = 30;
   po::variables_map vm;
 };
 
@@ -195,6 +216,8 @@ bool ParseOptions(const std::vector<std::string>& argv, Options& o) {
       ("repeats", po::value<int>(&o.repeats)->value_name("R"), "repeats (seeds) per sweep point")
       ("seed", po::value<long long>(&o.seed)->value_name("S"), "first seed (repeat r uses S + r)")
       ("no-plots", po::bool_switch(&o.no_plots), "do not draw the plots")
+      ("rank-timeout", po::value<double>(&o.rank_timeout)->value_name("S"),
+       "under MPI: give up a rank silent for S seconds, failing its runs in flight (default 30)")
       ("dry-run", po::bool_switch(&o.dry_run), "check the experiment and list its runs without running them")
       ("help,h", "show this help and exit");
   po::options_description all;
@@ -220,6 +243,7 @@ bool ParseOptions(const std::vector<std::string>& argv, Options& o) {
   if (o.vm.count("steps") && o.steps < 0) throw UsageError("--steps must be >= 0");
   if (o.vm.count("repeats") && o.repeats < 1) throw UsageError("--repeats must be >= 1");
   if (o.vm.count("seed") && o.seed < 0) throw UsageError("--seed must be >= 0");
+  if (!(o.rank_timeout > 0)) throw UsageError("--rank-timeout must be > 0");
   return true;
 }
 
@@ -263,62 +287,123 @@ void PrepareOutput(const ExperimentSpec& spec, const std::string& out_dir,
   }
 }
 
+// Runs one run on this process: each local thread keeps one Workspace for the point it is on
+// (runs are ordered by point, so a Workspace serves a point's repeats). The layer that the MPI
+// ranks (experiment_mpi.h) put their runs through.
+class LocalExecutor {
+ public:
+  LocalExecutor(const std::vector<PointSetup>& setups, const std::vector<RunId>& runs, int jobs,
+                std::atomic<long>* steps_done)
+      : setups_(setups), runs_(runs), slots_(jobs), steps_done_(steps_done) {}
+
+  // (local thread, run index) => the run's result; an exception becomes a failed run.
+  RunResult Execute(int thread, int index) {
+    Slot& slot = slots_[thread];
+    const RunId& run = runs_[index];
+    const PointSetup& s = setups_[run.point];
+    RunResult result;
+    try {
+      if (run.point != slot.point) {
+        slot.ws = MakeWorkspace(s.run);
+        slot.point = run.point;
+      }
+      result = RunOne(s.run, run.seed, slot.ws, g_stop, steps_done_);
+    } catch (const std::exception& e) {
+      result.status = RunStatus::kFailed;
+      result.reason = e.what();
+      result.metrics.fill(std::numeric_limits<double>::quiet_NaN());  // nothing measured
+      slot.point = -1;  // the workspace may be half-updated: make a fresh one
+    }
+    return result;
+  }
+
+ private:
+  // a cache line of its own per thread: the threads write their slots all the time
+  struct alignas(64) Slot {
+    int point = -1;
+    Workspace ws;
+  };
+  const std::vector<PointSetup>& setups_;
+  const std::vector<RunId>& runs_;
+  std::vector<Slot> slots_;
+  std::atomic<long>* steps_done_;
+};
+
 // Runs `runs` on `jobs` threads until done or interrupted (g_stop), appending each finished
-// run to `writer`. Each worker keeps one Workspace for the point it is on. Throws gauss::Error
-// when results.csv cannot be written.
-void RunAll(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
-            const std::vector<PointSetup>& setups, const std::vector<RunId>& runs, int jobs,
-            const std::string& out_dir, ResultsWriter& writer) {
+// run to `writer` (and its trace). With MPI (`mpi` distributed, this is rank 0) the other ranks
+// take runs from the same counter and their results are recorded the same way. Throws
+// gauss::Error when results.csv cannot be written.
+void RunAll(const ExperimentSpec& spec, const std::vector<PointSetup>& setups,
+            const std::vector<SweepPoint>& points, const std::vector<RunId>& runs, int jobs,
+            const std::string& out_dir, ResultsWriter& writer, MpiExperiment& mpi) {
   long total_steps = 0;
   for (const RunId& r : runs) total_steps += setups[r.point].run.steps;
   std::atomic<int> next{0}, finished{0};
   std::atomic<long> steps_done{0};
   std::mutex write_error_mutex;
   std::string write_error;  // the first failure to write results.csv, if any
-  auto worker = [&]() {
-    int point = -1;
-    Workspace ws;
-    while (!g_stop.load()) {
-      const int i = next.fetch_add(1);
-      if (i >= static_cast<int>(runs.size())) break;
-      const RunId& run = runs[i];
-      const PointSetup& s = setups[run.point];
-      RunResult result;
-      try {
-        if (run.point != point) {  // runs are ordered by point: a Workspace serves its repeats
-          ws = MakeWorkspace(s.run);
-          point = run.point;
-        }
-        result = RunOne(s.run, run.seed, ws, g_stop, &steps_done);
-        if (result.status == RunStatus::kInterrupted) break;
-        if (spec.trace_every > 0) WriteTrace(out_dir, run.id, TraceColumns(s.run), result.trace);
-      } catch (const std::exception& e) {
-        result.status = RunStatus::kFailed;
-        result.reason = e.what();
-        result.metrics.fill(std::numeric_limits<double>::quiet_NaN());  // nothing measured
-        point = -1;  // the workspace may be half-updated: make a fresh one
+  LocalExecutor executor(setups, runs, jobs, &steps_done);
+  const int nruns = static_cast<int>(runs.size());
+  auto claim = [&]() -> int {
+    if (g_stop.load()) return -1;
+    const int i = next.fetch_add(1);
+    return i < nruns ? i : -1;
+  };
+  // a finished run (local or from another rank) => its trace and row; false when results.csv
+  // cannot be written (everything stops)
+  auto record = [&](int i, const RunResult& result) {
+    const RunId& run = runs[i];
+    try {
+      if (spec.trace_every > 0 && !result.trace.empty()) {
+        WriteTrace(out_dir, run.id, TraceColumns(setups[run.point].run), result.trace);
       }
-      try {
-        writer.Add(points[run.point], run, result, s.config_file);
-      } catch (const std::exception& e) {  // results.csv unwritable: stop everything
-        std::lock_guard<std::mutex> lock(write_error_mutex);
-        if (write_error.empty()) write_error = e.what();
-        g_stop.store(true);
-        break;
-      }
-      ++finished;
+      writer.Add(points[run.point], run, result, setups[run.point].config_file);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(write_error_mutex);
+      if (write_error.empty()) write_error = e.what();
+      g_stop.store(true);
+      return false;
+    }
+    ++finished;
+    return true;
+  };
+  std::unique_ptr<RemoteRanks> remote = mpi.Coordinate(claim, [&](int i, const RunResult& result) {
+    if (result.status == RunStatus::kOk || result.status == RunStatus::kDiverged) {
+      steps_done += static_cast<long>(result.metrics[kMetricSteps]);
+    }
+    record(i, result);
+  });
+  std::atomic<int> local{0};  // runs this process ran
+  auto worker = [&](int thread) {
+    for (int i = claim(); i >= 0; i = claim()) {
+      const RunResult result = executor.Execute(thread, i);
+      if (result.status == RunStatus::kInterrupted || !record(i, result)) break;
+      ++local;
     }
   };
   std::vector<std::thread> threads;
-  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker, j);
   {
     Progress progress(total_steps, "gauss experiment");
-    while (finished.load() < static_cast<int>(runs.size()) && !g_stop.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    while (finished.load() < nruns && !g_stop.load()) {
+      if (remote) {
+        remote->Poll(0.05);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
       progress.Update(steps_done.load());
     }
   }
   for (std::thread& t : threads) t.join();
+  if (remote) {
+    if (g_stop.load()) {
+      remote->Interrupt();
+      mpi.Abandon();
+    } else {
+      remote->Finish();
+    }
+    std::printf("MPI: %s\n", remote->Summary(local.load()).c_str());
+  }
   if (!write_error.empty()) throw Error(write_error);
 }
 
@@ -344,6 +429,9 @@ void PrintSummary(const ResultTable& table, std::size_t nruns, bool interrupted,
 int ExperimentCommand(const std::vector<std::string>& argv) {
   Options o;
   if (!ParseOptions(argv, o)) return 0;
+  MpiExperiment mpi;  // MPI_Init when started by mpirun/srun with several ranks
+  if (mpi.idle()) return 0;
+  mpi.set_rank_timeout(o.rank_timeout);
 
   // 1. the experiment file and the overrides
   ExperimentSpec spec = LoadExperiment(o.file);
@@ -385,10 +473,15 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     for (const auto& v : a.values) values += (values.empty() ? "" : ",") + v;
     plan += " x " + a.key + "[" + values + "]";
   }
-  std::printf("experiment %s: %zu model(s)%s = %zu points, %d repeat(s) = %zu runs on %d worker(s)\n",
-              spec.name.c_str(), spec.models.size(), plan.c_str(), points.size(), spec.repeats,
-              runs.size(), jobs);
+  if (mpi.rank() == 0) {
+    const std::string ranks =
+        mpi.distributed() ? " on each of " + std::to_string(mpi.size()) + " MPI ranks" : "";
+    std::printf("experiment %s: %zu model(s)%s = %zu points, %d repeat(s) = %zu runs on %d worker(s)%s\n",
+                spec.name.c_str(), spec.models.size(), plan.c_str(), points.size(), spec.repeats,
+                runs.size(), jobs, ranks.c_str());
+  }
   if (o.dry_run) {
+    if (mpi.rank() > 0) return 0;
     const std::vector<std::string> labels = ModelLabels(spec);
     for (const RunId& r : runs) {
       std::printf("run %d: %s seed=%llu steps=%ld\n", r.id,
@@ -398,18 +491,17 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     return 0;
   }
 
-  // 3. output directory, then the runs (Ctrl-C sets g_stop)
+  // 3. output directory, then the runs (Ctrl-C or SIGTERM sets g_stop)
+  g_stop.store(false);
+  const StopSignals signals;
+  if (mpi.rank() > 0) {  // another rank of an MPI job: run what rank 0 hands out
+    LocalExecutor executor(setups, runs, jobs, nullptr);
+    LocalRuns local{jobs, [&](int thread, int i) { return executor.Execute(thread, i); }};
+    return mpi.Serve(local, g_stop) ? 0 : 130;
+  }
   PrepareOutput(spec, out_dir, points, setups);
   ResultsWriter writer(spec, out_dir);
-  g_stop.store(false);
-  const auto previous = std::signal(SIGINT, OnInterrupt);
-  try {
-    RunAll(spec, points, setups, runs, jobs, out_dir, writer);
-  } catch (...) {
-    std::signal(SIGINT, previous);
-    throw;
-  }
-  std::signal(SIGINT, previous);
+  RunAll(spec, setups, points, runs, jobs, out_dir, writer, mpi);
 
   // 4. sorted results, summary, plots
   const ResultTable table = writer.Finalize();
