@@ -2,6 +2,7 @@
 // clock; prints machine-readable key=value lines with the median, min and max.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -26,7 +27,17 @@ const char* kUsage =
     "steps_per_second and ns_per_step are medians over the repeats, *_min/*_max the extremes.\n"
     "With --threads T > 1, each repeat runs T independent simulations at once (one per thread\n"
     "of a gauss::Batch) right after one alone: steps_per_second is then the aggregate rate of\n"
-    "the T, steps_per_second_1thread the single one, scaling their ratio (medians).";
+    "the T, steps_per_second_1thread the single one, scaling their ratio (medians), and\n"
+    "cpu_scaling = T x (thread CPU time per step alone) / (thread CPU time per step among T):\n"
+    "the scaling on T idle cores, also measurable on a loaded machine.";
+
+// CPU time of the calling thread: unlike wall time, it does not count the time the thread
+// waits for a core that other processes hold.
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -69,11 +80,14 @@ int BenchCommand(const std::vector<std::string>& argv) {
   using Clock = std::chrono::steady_clock;
   long warnings = 0;
   std::vector<long> sim_warnings(nthread, 0);
+  std::vector<double> sim_cpu(nthread, 0);  // CPU seconds of each simulation's thread
   auto simulate = [&](int k) {
     const Clock::time_point start = Clock::now();
     batch.ForEach(k, [&](Data& d, int i) {
+      const double cpu0 = ThreadCpuSeconds();
       engine.Reset(d);
       for (long s = 0; s < steps; ++s) engine.Step(d);
+      sim_cpu[i] = ThreadCpuSeconds() - cpu0;
       long w = 0;
       for (int c : d.warning_count) w += c;
       sim_warnings[i] = w;
@@ -81,19 +95,32 @@ int BenchCommand(const std::vector<std::string>& argv) {
     for (int i = 0; i < k; ++i) warnings += sim_warnings[i];
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
-  std::vector<double> rates, ns_per_step, single_rates, scaling;
+  auto mean_cpu = [&](int k) {
+    double sum = 0;
+    for (int i = 0; i < k; ++i) sum += sim_cpu[i];
+    return sum / k;
+  };
+  std::vector<double> rates, ns_per_step, single_rates, scaling, cpu_scaling;
   Progress progress(steps * repeat, "gauss bench");
   for (int r = 0; r < repeat; ++r) {
     // with T > 1, one simulation alone then T at once, interleaved so that both see the same
     // machine load
+    double cpu_alone = 0;
     if (nthread > 1) {
       const double alone = simulate(1);
+      cpu_alone = mean_cpu(1);
       single_rates.push_back(alone > 0 ? steps / alone : 0.0);
     }
     const double seconds = simulate(nthread);
     rates.push_back(seconds > 0 ? nthread * steps / seconds : 0.0);
     ns_per_step.push_back(seconds * 1e9 / steps);
-    if (nthread > 1) scaling.push_back(rates.back() / single_rates.back());
+    if (nthread > 1) {
+      scaling.push_back(rates.back() / single_rates.back());
+      // T x (CPU time of a step alone) / (CPU time of a step among T): T when the simulations
+      // slow each other down in no way (shared locks, cache lines, allocator), whatever else
+      // the machine runs
+      cpu_scaling.push_back(nthread * cpu_alone / mean_cpu(nthread));
+    }
     progress.Update(steps * (r + 1));
   }
   progress.Finish();
@@ -119,6 +146,7 @@ int BenchCommand(const std::vector<std::string>& argv) {
     std::printf("threads=%d\n", nthread);
     std::printf("steps_per_second_1thread=%.6g\n", Median(single_rates));
     std::printf("scaling=%.4g\n", Median(scaling));
+    std::printf("cpu_scaling=%.4g\n", Median(cpu_scaling));
   }
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 
 #include "common.h"
 #include "gauss/batch.h"
@@ -14,6 +15,14 @@
 
 namespace gauss::cli {
 namespace {
+
+// CPU time of the calling thread (the per-core rate does not count time spent waiting for a
+// core that other processes hold).
+double ThreadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
 
 // One input prefix and the Data vector it fills.
 struct InputGroup {
@@ -108,8 +117,10 @@ int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& c
   Batch batch(engine, pool);
   Progress progress(nrow, std::string("gauss ") + command.name);
   std::atomic<long> done{0};
+  std::vector<double> cpu(nrow);  // thread CPU seconds of each row
   const auto start = std::chrono::steady_clock::now();
   batch.ForEach(static_cast<int>(nrow), [&](Data& d, int r) {
+    const double cpu0 = ThreadCpuSeconds();
     engine.Reset(d);
     states.Apply(r, d);
     command.evaluate(engine, d);
@@ -118,6 +129,7 @@ int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& c
       g.fill(d, out);
       out += g.count;
     }
+    cpu[r] = ThreadCpuSeconds() - cpu0;
     const long finished = done.fetch_add(1) + 1;
     if (pool.size() == 1) progress.Update(finished);
   });
@@ -150,8 +162,10 @@ int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& c
   const std::string config_path = WriteResolvedConfig(out_path, args.model, engine);
   std::printf("model: %s (%s)\n", m.name.c_str(), args.model.c_str());
   std::printf("states: %ld\n", nrow);
-  std::printf("threads: %d (%.0f evaluations/s)\n", pool.size(),
-              seconds > 0 ? nrow / seconds : 0.0);
+  double cpu_seconds = 0;
+  for (double c : cpu) cpu_seconds += c;
+  std::printf("threads: %d (%.0f evaluations/s, %.0f per CPU second)\n", pool.size(),
+              seconds > 0 ? nrow / seconds : 0.0, cpu_seconds > 0 ? nrow / cpu_seconds : 0.0);
   std::printf("output: %s (%d rows)\n", out_path.c_str(), writer.rows());
   std::printf("configuration: %s\n", config_path.c_str());
   return 0;

@@ -211,6 +211,7 @@ TEST(CliBench, ThreadsReportAggregateRateAndScaling) {
   // scaling is the ratio of the two medians' underlying pairs, so it lies between 0 and 2
   EXPECT_GT(kv["scaling"], 0);
   EXPECT_LE(kv["scaling"], 2.5);
+  EXPECT_GT(kv["cpu_scaling"], 0);
   EXPECT_EQ(kv["warnings"], 0);
 }
 
