@@ -424,14 +424,8 @@ void PrintSummary(const ResultTable& table, std::size_t nruns, bool interrupted,
   std::printf("results: %s (%zu rows)\n", path.c_str(), table.rows.size());
 }
 
-}  // namespace
-
-int ExperimentCommand(const std::vector<std::string>& argv) {
-  Options o;
-  if (!ParseOptions(argv, o)) return 0;
-  MpiExperiment mpi;  // MPI_Init when started by mpirun/srun with several ranks
-  if (mpi.idle()) return 0;
-  mpi.set_rank_timeout(o.rank_timeout);
+// Steps 1-4 of the file comment for one process (one rank under MPI).
+int RunExperiment(const Options& o, MpiExperiment& mpi) {
 
   // 1. the experiment file and the overrides
   ExperimentSpec spec = LoadExperiment(o.file);
@@ -517,6 +511,22 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     if (!plots.note.empty()) std::fprintf(stderr, "gauss experiment: %s\n", plots.note.c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+int ExperimentCommand(const std::vector<std::string>& argv) {
+  Options o;
+  if (!ParseOptions(argv, o)) return 0;
+  MpiExperiment mpi;  // MPI_Init when started by mpirun/srun with several ranks
+  if (mpi.idle()) return 0;
+  mpi.set_rank_timeout(o.rank_timeout);
+  try {
+    return RunExperiment(o, mpi);
+  } catch (const std::exception& e) {
+    mpi.AbortOnError(e.what());  // under MPI: the other ranks would wait for this one forever
+    throw;
+  }
 }
 
 }  // namespace gauss::cli

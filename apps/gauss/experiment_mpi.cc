@@ -78,6 +78,8 @@ std::unique_ptr<RemoteRanks> MpiExperiment::Coordinate(std::function<int()>,
 
 bool MpiExperiment::Serve(const LocalRuns&, std::atomic<bool>&) { return true; }
 
+void MpiExperiment::AbortOnError(const char*) {}
+
 #else  // GAUSS_WITH_MPI
 
 namespace {
@@ -288,6 +290,14 @@ std::unique_ptr<RemoteRanks> MpiExperiment::Coordinate(
     std::function<int()> claim, std::function<void(int, const RunResult&)> record) {
   if (!distributed() || rank_ != 0) return nullptr;
   return std::make_unique<Coordinator>(size_, rank_timeout_, std::move(claim), std::move(record));
+}
+
+void MpiExperiment::AbortOnError(const char* message) {
+  if (!distributed()) return;
+  std::fprintf(stderr, "gauss experiment: error on MPI rank %d: %s\n", rank_, message);
+  std::fflush(stderr);
+  std::fflush(stdout);
+  MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
 bool MpiExperiment::Serve(const LocalRuns& local, std::atomic<bool>& stop) {

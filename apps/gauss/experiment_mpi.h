@@ -80,6 +80,11 @@ class MpiExperiment {
   // Seconds of silence after which rank 0 gives a rank up (its runs in flight fail).
   void set_rank_timeout(double seconds) { rank_timeout_ = seconds; }
 
+  // A distributed experiment failed on this rank with `message` (bad input, unwritable output):
+  // prints it and ends the whole MPI job (MPI_Abort), since the other ranks would wait for this
+  // one. Does nothing when not distributed (the caller reports the error as usual).
+  void AbortOnError(const char* message);
+
   // Skip MPI_Finalize on exit (after an interrupt, when some rank may be gone).
   void Abandon() { finalize_ = false; }
 

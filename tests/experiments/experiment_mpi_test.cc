@@ -1,6 +1,7 @@
 // `mpirun -np 2 gauss experiment` on localhost (docs/parallel.md): the results equal a
 // single-process run except the timing columns, both ranks run some of the runs, a rank killed
-// mid-way loses only its run in flight, and SIGTERM to mpirun leaves a consistent results.csv.
+// mid-way loses only its run in flight, SIGTERM to mpirun leaves a consistent results.csv, and
+// an error on one rank ends the whole job with its message instead of leaving the others waiting.
 // Skipped when gauss was built without MPI (GAUSS_WITH_MPI off).
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -188,6 +189,21 @@ TEST(ExperimentMpi, SigtermLeavesAConsistentResultsFile) {
       EXPECT_NE(t.Text(static_cast<int>(r), "reason").find("in flight on rank 1"), std::string::npos);
     }
   }
+}
+
+TEST(ExperimentMpi, AnErrorOnOneRankEndsTheJobWithItsMessage) {
+  // rank 0 cannot create the output directory; rank 1 waits for runs: the job must end (not
+  // hang) with rank 0's message
+  SKIP_WITHOUT_MPI();
+  const std::string file = WriteScratch(
+      "exp.yaml", "models: [" + RepoModel("sliding_box.xml") + "]\nsweep: {solver: [newton, pgs]}\nsteps: 10\n");
+  const std::string log = ScratchDir() + "/log";
+  const std::string blocker = WriteScratch("file", "a file, not a directory");
+  const pid_t pid = StartMpirun({}, {file, "--jobs", "1", "--no-plots", "--out", blocker + "/out"}, log);
+  EXPECT_NE(Wait(pid), 0);
+  const std::string text = ReadFile(log);
+  EXPECT_NE(text.find("error on MPI rank 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("cannot write the output"), std::string::npos) << text;
 }
 
 }  // namespace
