@@ -403,6 +403,7 @@ void RunAll(const ExperimentSpec& spec, const std::vector<PointSetup>& setups,
       remote->Finish();
     }
     std::printf("MPI: %s\n", remote->Summary(local.load()).c_str());
+    if (remote->AnyRankLost()) mpi.Abandon();
   }
   if (!write_error.empty()) throw Error(write_error);
 }

@@ -183,6 +183,13 @@ class Coordinator : public RemoteRanks {
     }
   }
 
+  bool AnyRankLost() const override {
+    for (const Rank& r : ranks_) {
+      if (r.lost) return true;
+    }
+    return false;
+  }
+
   std::string Summary(int local) const override {
     std::string text = "rank 0: " + std::to_string(local) + " runs";
     for (std::size_t r = 1; r < ranks_.size(); ++r) {

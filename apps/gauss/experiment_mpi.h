@@ -53,6 +53,8 @@ class RemoteRanks {
   virtual void Interrupt() = 0;
   // "rank 0: 7 runs, rank 1: 9 runs" (`local` runs recorded by rank 0 itself).
   virtual std::string Summary(int local) const = 0;
+  // Whether some rank was given up or stopped (MPI_Finalize would then wait for it forever).
+  virtual bool AnyRankLost() const = 0;
 };
 
 // MPI for one `gauss experiment` command: initialized when the process was started by an MPI

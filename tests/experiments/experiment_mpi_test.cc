@@ -86,10 +86,12 @@ std::size_t RowsSoFar(const std::string& dir) {
   return text.empty() ? 0 : std::count(text.begin(), text.end(), '\n') - 1;
 }
 
-// Runs of ~0.1 s each: slow enough to kill a rank in the middle, fast enough for CI.
+// 20 runs of ~0.05 s each: slow enough to kill a rank in the middle, fast enough for CI.
+constexpr int kLongRuns = 20;
+constexpr int kLongSteps = 10000;
 std::string LongExperiment() {
   return WriteScratch("long.yaml", "models: [" + RepoModel("damped_chain.xml") + "]\n"
-                                   "sweep: {timestep: [0.0001]}\nsteps: 20000\nrepeats: 30\n"
+                                   "sweep: {timestep: [0.0001]}\nsteps: 10000\nrepeats: 20\n"
                                    "metrics: {sample_every: 1000}\n");
 }
 
@@ -149,16 +151,16 @@ TEST(ExperimentMpi, AKilledRankLosesOnlyItsRunInFlight) {
   ASSERT_EQ(kill(rank1, SIGKILL), 0);
   ASSERT_EQ(Wait(pid), 0) << ReadFile(ScratchDir() + "/log");
   const Table t = ReadTable(dir + "/results.csv");
-  ASSERT_EQ(t.rows.size(), 30u) << "every run has a row";
+  ASSERT_EQ(t.rows.size(), static_cast<std::size_t>(kLongRuns)) << "every run has a row";
   int failed = 0;
-  for (int r = 0; r < 30; ++r) {
+  for (int r = 0; r < kLongRuns; ++r) {
     EXPECT_EQ(t.Text(r, "run"), std::to_string(r));
     if (t.Text(r, "status") == "failed") {
       ++failed;
       EXPECT_NE(t.Text(r, "reason").find("rank 1 was lost"), std::string::npos) << t.Text(r, "reason");
     } else {
       EXPECT_EQ(t.Text(r, "status"), "ok");
-      EXPECT_EQ(t.Number(r, "steps"), 20000);
+      EXPECT_EQ(t.Number(r, "steps"), kLongSteps);
     }
   }
   EXPECT_EQ(failed, 1) << "rank 1 had one run in flight (--jobs 1)";
@@ -175,7 +177,7 @@ TEST(ExperimentMpi, SigtermLeavesAConsistentResultsFile) {
   EXPECT_NE(Wait(pid), 0);
   const Table t = ReadTable(dir + "/results.csv");  // every row complete
   ASSERT_GE(t.rows.size(), 4u);
-  ASSERT_LT(t.rows.size(), 30u);
+  ASSERT_LT(t.rows.size(), static_cast<std::size_t>(kLongRuns));
   int previous = -1;
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     const int run = std::stoi(t.Text(static_cast<int>(r), "run"));
@@ -183,7 +185,7 @@ TEST(ExperimentMpi, SigtermLeavesAConsistentResultsFile) {
     previous = run;
     const std::string status = t.Text(static_cast<int>(r), "status");
     if (status == "ok") {
-      EXPECT_EQ(t.Number(static_cast<int>(r), "steps"), 20000);
+      EXPECT_EQ(t.Number(static_cast<int>(r), "steps"), kLongSteps);
     } else {
       EXPECT_EQ(status, "failed");
       EXPECT_NE(t.Text(static_cast<int>(r), "reason").find("in flight on rank 1"), std::string::npos);
