@@ -488,15 +488,18 @@ int RunExperiment(const Options& o, MpiExperiment& mpi) {
 
   // 3. output directory, then the runs (Ctrl-C or SIGTERM sets g_stop)
   g_stop.store(false);
-  const StopSignals signals;
   if (mpi.rank() > 0) {  // another rank of an MPI job: run what rank 0 hands out
+    const StopSignals signals;
     LocalExecutor executor(setups, runs, jobs, nullptr);
     LocalRuns local{jobs, [&](int thread, int i) { return executor.Execute(thread, i); }};
     return mpi.Serve(local, g_stop) ? 0 : 130;
   }
   PrepareOutput(spec, out_dir, points, setups);
   ResultsWriter writer(spec, out_dir);
-  RunAll(spec, setups, points, runs, jobs, out_dir, writer, mpi);
+  {
+    const StopSignals signals;  // a second Ctrl-C after the runs ends the program at once
+    RunAll(spec, setups, points, runs, jobs, out_dir, writer, mpi);
+  }
 
   // 4. sorted results, summary, plots
   const ResultTable table = writer.Finalize();
