@@ -34,6 +34,7 @@ int InverseCommand(const std::vector<std::string>& args);
 int DerivativesCommand(const std::vector<std::string>& args);  // derivatives.cc
 int TrajoptCommand(const std::vector<std::string>& args);      // trajopt.cc
 int BenchCommand(const std::vector<std::string>& args);
+int RolloutCommand(const std::vector<std::string>& args);  // rollout.cc
 int PluginsCommand(const std::vector<std::string>& args);
 int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc
 int ViewCommand(const std::vector<std::string>& args);        // view.cc

@@ -11,8 +11,9 @@
 //      (an error, a crash, an abort, a run past limits.wall_time) records its reason and the
 //      others go on;
 //   4. sort results.csv, draw the plots.
-// Ctrl-C stops the runs at their next step; a second Ctrl-C kills them at once. results.csv
-// keeps the finished runs.
+// Ctrl-C (or SIGTERM) stops the runs at their next step; a second Ctrl-C kills them at once.
+// results.csv keeps the finished runs. Started by mpirun/srun with several ranks, step 3 spreads
+// the runs over the ranks and rank 0 alone writes the output (experiment_mpi.h).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -28,6 +29,7 @@
 
 #include "common.h"
 #include "csv.h"
+#include "experiment_mpi.h"
 #include "experiment_plot.h"
 #include "experiment_isolation.h"
 #include "experiment_results.h"
@@ -45,13 +47,14 @@ namespace fs = std::filesystem;
 const char* kUsage =
     "usage: gauss experiment EXP.yaml [--jobs N] [--out DIR] [--sweep KEY=V1,V2,...]...\n"
     "                        [--set KEY=VALUE]... [--duration T | --steps N] [--repeats R]\n"
-    "                        [--seed S] [--no-plots] [--dry-run] [--only RUN]\n\n"
+    "                        [--seed S] [--no-plots] [--dry-run] [--only RUN] [--rank-timeout S]\n\n"
     "Runs every model x sweep point x repeat of EXP.yaml in parallel and writes DIR/results.csv\n"
     "(one row per run: the swept keys, seed, status and metrics), DIR/configs/, DIR/traces/ and\n"
     "DIR/plots/. See docs/experiments.md. Command-line overrides shrink or change a sweep\n"
     "without editing the file: --sweep replaces (or adds) one axis, --set adds a base setting.\n"
     "--only RUN re-runs one run (the `run` column of results.csv), writes its trace and prints\n"
-    "the `gauss run` command that reproduces it; results.csv and the plots are not touched.";
+    "the `gauss run` command that reproduces it; results.csv and the plots are not touched.\n"
+    "Under mpirun/srun the runs are spread over the ranks (docs/parallel.md).";
 
 // Set by SIGINT; the workers poll them. g_interrupts counts the presses (a second one kills the
 // runs' processes). Lock-free atomics are async-signal-safe.
@@ -63,6 +66,22 @@ extern "C" void OnInterrupt(int) {
   g_interrupts.fetch_add(1);
   g_stop.store(true);
 }
+
+// SIGINT (Ctrl-C) and SIGTERM (kill, mpirun, Slurm) set g_stop while this object lives.
+class StopSignals {
+ public:
+  StopSignals() : int_(std::signal(SIGINT, OnInterrupt)), term_(std::signal(SIGTERM, OnInterrupt)) {}
+  ~StopSignals() {
+    std::signal(SIGINT, int_);
+    std::signal(SIGTERM, term_);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  void (*int_)(int);
+  void (*term_)(int);
+};
 
 // Everything the runs of one sweep point share.
 struct PointSetup {
@@ -183,6 +202,7 @@ struct Options {
   int repeats = 0;
   long long seed = -1;
   bool no_plots = false, dry_run = false;
+  double rank_timeout = 30;
   int only = -1;  // --only RUN
   po::variables_map vm;
 };
@@ -203,6 +223,8 @@ bool ParseOptions(const std::vector<std::string>& argv, Options& o) {
       ("repeats", po::value<int>(&o.repeats)->value_name("R"), "repeats (seeds) per sweep point")
       ("seed", po::value<long long>(&o.seed)->value_name("S"), "first seed (repeat r uses S + r)")
       ("no-plots", po::bool_switch(&o.no_plots), "do not draw the plots")
+      ("rank-timeout", po::value<double>(&o.rank_timeout)->value_name("S"),
+       "under MPI: give up a rank silent for S seconds, failing its runs in flight (default 30)")
       ("dry-run", po::bool_switch(&o.dry_run), "check the experiment and list its runs without running them")
       ("only", po::value<int>(&o.only)->value_name("RUN"),
        "re-run only run RUN (results.csv's `run` column): write its trace and print the "
@@ -231,6 +253,7 @@ bool ParseOptions(const std::vector<std::string>& argv, Options& o) {
   if (o.vm.count("steps") && o.steps < 0) throw UsageError("--steps must be >= 0");
   if (o.vm.count("repeats") && o.repeats < 1) throw UsageError("--repeats must be >= 1");
   if (o.vm.count("seed") && o.seed < 0) throw UsageError("--seed must be >= 0");
+  if (!(o.rank_timeout > 0)) throw UsageError("--rank-timeout must be > 0");
   if (o.vm.count("only") && o.only < 0) throw UsageError("--only must be a run number >= 0");
   if (o.vm.count("only") && o.dry_run) throw UsageError("give either --only or --dry-run");
   return true;
@@ -276,68 +299,138 @@ void PrepareOutput(const ExperimentSpec& spec, const std::string& out_dir,
   }
 }
 
+// Runs one run on this process: each local thread keeps one Workspace for the point it is on
+// (runs are ordered by point, so a Workspace serves a point's repeats). The layer that the MPI
+// ranks (experiment_mpi.h) put their runs through.
+class LocalExecutor {
+ public:
+  // Traces (every `trace_every` > 0) are written to `out_dir` by the run's child process, so a
+  // rank on another machine needs `out_dir` on a shared file system (docs/parallel.md).
+  LocalExecutor(const std::vector<PointSetup>& setups, const std::vector<RunId>& runs, int jobs,
+                std::atomic<long>* steps_done, std::string out_dir, int trace_every)
+      : setups_(setups), runs_(runs), slots_(jobs), steps_done_(steps_done),
+        out_dir_(std::move(out_dir)), trace_every_(trace_every) {}
+
+  // (local thread, run index) => the run's result, computed in a child process
+  // (experiment_isolation.h); an exception becomes a failed run.
+  RunResult Execute(int thread, int index) {
+    Slot& slot = slots_[thread];
+    const RunId& run = runs_[index];
+    const PointSetup& s = setups_[run.point];
+    RunResult result;
+    try {
+      if (run.point != slot.point) {
+        slot.ws = MakeWorkspace(s.run);
+        slot.point = run.point;
+      }
+      IsolationLimits limits;
+      limits.wall_time = s.run.wall_time_limit;
+      ChildFinish finish;
+      if (trace_every_ > 0) {
+        finish = [&](const RunResult& r) {
+          WriteTrace(out_dir_, run.id, TraceColumns(s.run), r.trace);
+        };
+      }
+      result = RunIsolated(s.run, run.seed, slot.ws, limits, g_interrupts, steps_done_, finish);
+    } catch (const std::exception& e) {
+      result.status = RunStatus::kFailed;
+      result.reason = e.what();
+      result.metrics.fill(std::numeric_limits<double>::quiet_NaN());  // nothing measured
+      slot.point = -1;  // the workspace may be half-updated: make a fresh one
+    }
+    return result;
+  }
+
+ private:
+  // a cache line of its own per thread: the threads write their slots all the time
+  struct alignas(64) Slot {
+    int point = -1;
+    Workspace ws;
+  };
+  const std::vector<PointSetup>& setups_;
+  const std::vector<RunId>& runs_;
+  std::vector<Slot> slots_;
+  std::atomic<long>* steps_done_;
+  std::string out_dir_;
+  int trace_every_;
+};
+
 // Runs `runs` on `jobs` threads until done or interrupted (g_stop), appending each finished
-// run to `writer`. Each worker keeps one Workspace for the point it is on. Throws gauss::Error
-// when results.csv cannot be written.
-void RunAll(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
-            const std::vector<PointSetup>& setups, const std::vector<RunId>& runs, int jobs,
-            const std::string& out_dir, ResultsWriter& writer) {
+// run to `writer` (and its trace). With MPI (`mpi` distributed, this is rank 0) the other ranks
+// take runs from the same counter and their results are recorded the same way. Throws
+// gauss::Error when results.csv cannot be written.
+void RunAll(const ExperimentSpec& spec, const std::vector<PointSetup>& setups,
+            const std::vector<SweepPoint>& points, const std::vector<RunId>& runs, int jobs,
+            const std::string& out_dir, ResultsWriter& writer, MpiExperiment& mpi) {
   long total_steps = 0;
   for (const RunId& r : runs) total_steps += setups[r.point].run.steps;
   std::atomic<int> next{0}, finished{0};
   std::atomic<long> steps_done{0};
   std::mutex write_error_mutex;
   std::string write_error;  // the first failure to write results.csv, if any
-  auto worker = [&]() {
-    int point = -1;
-    Workspace ws;
-    while (!g_stop.load()) {
-      const int i = next.fetch_add(1);
-      if (i >= static_cast<int>(runs.size())) break;
-      const RunId& run = runs[i];
-      const PointSetup& s = setups[run.point];
-      RunResult result;
-      try {
-        if (run.point != point) {  // runs are ordered by point: a Workspace serves its repeats
-          ws = MakeWorkspace(s.run);
-          point = run.point;
-        }
-        IsolationLimits limits;
-        limits.wall_time = s.run.wall_time_limit;
-        ChildFinish finish;
-        if (spec.trace_every > 0) {
-          finish = [&](const RunResult& r) {
-            WriteTrace(out_dir, run.id, TraceColumns(s.run), r.trace);
-          };
-        }
-        result = RunIsolated(s.run, run.seed, ws, limits, g_interrupts, &steps_done, finish);
-        if (result.status == RunStatus::kInterrupted) break;
-      } catch (const std::exception& e) {
-        result.status = RunStatus::kFailed;
-        result.reason = e.what();
-        result.metrics.fill(std::numeric_limits<double>::quiet_NaN());  // nothing measured
+  LocalExecutor executor(setups, runs, jobs, &steps_done, out_dir, spec.trace_every);
+  const int nruns = static_cast<int>(runs.size());
+  auto claim = [&]() -> int {
+    if (g_stop.load()) return -1;
+    const int i = next.fetch_add(1);
+    return i < nruns ? i : -1;
+  };
+  // a finished run (local or from another rank) => its trace and row; false when results.csv
+  // cannot be written (everything stops)
+  auto record = [&](int i, const RunResult& result) {
+    const RunId& run = runs[i];
+    try {
+      if (spec.trace_every > 0 && !result.trace.empty()) {
+        WriteTrace(out_dir, run.id, TraceColumns(setups[run.point].run), result.trace);
       }
-      try {
-        writer.Add(points[run.point], run, result, s.config_file);
-      } catch (const std::exception& e) {  // results.csv unwritable: stop everything
-        std::lock_guard<std::mutex> lock(write_error_mutex);
-        if (write_error.empty()) write_error = e.what();
-        g_stop.store(true);
-        break;
-      }
-      ++finished;
+      writer.Add(points[run.point], run, result, setups[run.point].config_file);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(write_error_mutex);
+      if (write_error.empty()) write_error = e.what();
+      g_stop.store(true);
+      return false;
+    }
+    ++finished;
+    return true;
+  };
+  std::unique_ptr<RemoteRanks> remote = mpi.Coordinate(claim, [&](int i, const RunResult& result) {
+    if (result.status == RunStatus::kOk || result.status == RunStatus::kDiverged) {
+      steps_done += static_cast<long>(result.metrics[kMetricSteps]);
+    }
+    record(i, result);
+  });
+  std::atomic<int> local{0};  // runs this process ran
+  auto worker = [&](int thread) {
+    for (int i = claim(); i >= 0; i = claim()) {
+      const RunResult result = executor.Execute(thread, i);
+      if (result.status == RunStatus::kInterrupted || !record(i, result)) break;
+      ++local;
     }
   };
   std::vector<std::thread> threads;
-  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker);
+  for (int j = 0; j < jobs; ++j) threads.emplace_back(worker, j);
   {
     Progress progress(total_steps, "gauss experiment");
-    while (finished.load() < static_cast<int>(runs.size()) && !g_stop.load()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    while (finished.load() < nruns && !g_stop.load()) {
+      if (remote) {
+        remote->Poll(0.05);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
       progress.Update(steps_done.load());
     }
   }
   for (std::thread& t : threads) t.join();
+  if (remote) {
+    if (g_stop.load()) {
+      remote->Interrupt();
+      mpi.Abandon();
+    } else {
+      remote->Finish();
+    }
+    std::printf("MPI: %s\n", remote->Summary(local.load()).c_str());
+    if (remote->AnyRankLost()) mpi.Abandon();
+  }
   if (!write_error.empty()) throw Error(write_error);
 }
 
@@ -444,11 +537,8 @@ int RunOnlyOne(const ExperimentSpec& spec, const std::vector<SweepPoint>& points
   return 0;
 }
 
-}  // namespace
-
-int ExperimentCommand(const std::vector<std::string>& argv) {
-  Options o;
-  if (!ParseOptions(argv, o)) return 0;
+// Steps 1-4 of the file comment for one process (one rank under MPI).
+int RunExperiment(const Options& o, MpiExperiment& mpi) {
 
   // 1. the experiment file and the overrides
   ExperimentSpec spec = LoadExperiment(o.file);
@@ -490,10 +580,15 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     for (const auto& v : a.values) values += (values.empty() ? "" : ",") + v;
     plan += " x " + a.key + "[" + values + "]";
   }
-  std::printf("experiment %s: %zu model(s)%s = %zu points, %d repeat(s) = %zu runs on %d worker(s)\n",
-              spec.name.c_str(), spec.models.size(), plan.c_str(), points.size(), spec.repeats,
-              runs.size(), jobs);
+  if (mpi.rank() == 0) {
+    const std::string ranks =
+        mpi.distributed() ? " on each of " + std::to_string(mpi.size()) + " MPI ranks" : "";
+    std::printf("experiment %s: %zu model(s)%s = %zu points, %d repeat(s) = %zu runs on %d worker(s)%s\n",
+                spec.name.c_str(), spec.models.size(), plan.c_str(), points.size(), spec.repeats,
+                runs.size(), jobs, ranks.c_str());
+  }
   if (o.vm.count("only")) {
+    if (mpi.rank() > 0) return 0;  // one run: rank 0 alone
     if (o.only >= static_cast<int>(runs.size())) {
       throw UsageError("--only " + std::to_string(o.only) + ": the experiment has runs 0.." +
                        std::to_string(runs.size() - 1));
@@ -501,6 +596,7 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     return RunOnlyOne(spec, points, setups, runs[o.only], out_dir);
   }
   if (o.dry_run) {
+    if (mpi.rank() > 0) return 0;
     const std::vector<std::string> labels = ModelLabels(spec);
     for (const RunId& r : runs) {
       std::printf("run %d: %s seed=%llu steps=%ld\n", r.id,
@@ -510,19 +606,21 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     return 0;
   }
 
-  // 3. output directory, then the runs (Ctrl-C sets g_stop)
-  PrepareOutput(spec, out_dir, points, setups);
-  ResultsWriter writer(spec, out_dir);
+  // 3. output directory, then the runs (Ctrl-C or SIGTERM sets g_stop)
   g_stop.store(false);
   g_interrupts.store(0);
-  const auto previous = std::signal(SIGINT, OnInterrupt);
-  try {
-    RunAll(spec, points, setups, runs, jobs, out_dir, writer);
-  } catch (...) {
-    std::signal(SIGINT, previous);
-    throw;
+  if (mpi.rank() > 0) {  // another rank of an MPI job: run what rank 0 hands out
+    const StopSignals signals;
+    LocalExecutor executor(setups, runs, jobs, nullptr, out_dir, spec.trace_every);
+    LocalRuns local{jobs, [&](int thread, int i) { return executor.Execute(thread, i); }};
+    return mpi.Serve(local, g_stop) ? 0 : 130;
   }
-  std::signal(SIGINT, previous);
+  PrepareOutput(spec, out_dir, points, setups);
+  ResultsWriter writer(spec, out_dir);
+  {
+    const StopSignals signals;  // a second Ctrl-C kills the runs' processes at once
+    RunAll(spec, setups, points, runs, jobs, out_dir, writer, mpi);
+  }
 
   // 4. sorted results, summary, plots
   const ResultTable table = writer.Finalize();
@@ -539,6 +637,22 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
   }
   if (spec.trace_every > 0) WriteViewerPages(spec, points, setups, runs, out_dir);
   return 0;
+}
+
+}  // namespace
+
+int ExperimentCommand(const std::vector<std::string>& argv) {
+  Options o;
+  if (!ParseOptions(argv, o)) return 0;
+  MpiExperiment mpi;  // MPI_Init when started by mpirun/srun with several ranks
+  if (mpi.idle()) return 0;
+  mpi.set_rank_timeout(o.rank_timeout);
+  try {
+    return RunExperiment(o, mpi);
+  } catch (const std::exception& e) {
+    mpi.AbortOnError(e.what());  // under MPI: the other ranks would wait for this one forever
+    throw;
+  }
 }
 
 }  // namespace gauss::cli

@@ -13,8 +13,8 @@ namespace gauss::cli {
 namespace {
 
 const char* kUsage =
-    "usage: gauss forward MODEL.xml --states IN.csv --out OUT.csv [--config CFG.yaml]\n"
-    "                     [--set KEY=VALUE]...\n\n"
+    "usage: gauss forward MODEL.xml --states IN.csv --out OUT.csv [--threads T]\n"
+    "                     [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "For each row of IN.csv: reset, set the state from the columns present (time, qpos*, qvel*,\n"
     "act*, ctrl*, qacc_warmstart*; missing ones keep qpos0 and zeros), evaluate the forward\n"
     "dynamics and write qacc0..qacc{nv-1}, ncon, nefc, qfrc_constraint0..qfrc_constraint{nv-1},\n"
@@ -22,17 +22,17 @@ const char* kUsage =
     "OUT.csv.config.yaml).";
 
 // The output columns, in order. Each group reads the Data after Engine::Forward.
-void OutputGroups(CsvWriter& writer, const Model& m, const Data& d) {
-  writer.AddGroup("qacc", m.nv, [&d](double* o) { std::copy(d.qacc.begin(), d.qacc.end(), o); });
-  writer.AddScalar("ncon", [&d] { return d.ncon; });
-  writer.AddScalar("nefc", [&d] { return d.nefc; });
-  writer.AddGroup("qfrc_constraint", m.nv, [&d](double* o) {
-    std::copy(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), o);
-  });
-  writer.AddGroup("sensordata", m.nsensordata, [&d](double* o) {
-    std::copy(d.sensordata.begin(), d.sensordata.end(), o);
-  });
-  writer.AddScalar("solver_iter", [&d] { return d.solver_iter; });
+std::vector<OutputGroup> OutputGroups(const Model& m) {
+  return {
+      {"qacc", m.nv, false, [](const Data& d, double* o) { std::copy(d.qacc.begin(), d.qacc.end(), o); }},
+      {"ncon", 1, true, [](const Data& d, double* o) { *o = d.ncon; }},
+      {"nefc", 1, true, [](const Data& d, double* o) { *o = d.nefc; }},
+      {"qfrc_constraint", m.nv, false,
+       [](const Data& d, double* o) { std::copy(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), o); }},
+      {"sensordata", m.nsensordata, false,
+       [](const Data& d, double* o) { std::copy(d.sensordata.begin(), d.sensordata.end(), o); }},
+      {"solver_iter", 1, true, [](const Data& d, double* o) { *o = d.solver_iter; }},
+  };
 }
 
 }  // namespace

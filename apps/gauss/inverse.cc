@@ -11,17 +11,16 @@ namespace gauss::cli {
 namespace {
 
 const char* kUsage =
-    "usage: gauss inverse MODEL.xml --states IN.csv --out OUT.csv [--config CFG.yaml]\n"
-    "                     [--set KEY=VALUE]...\n\n"
+    "usage: gauss inverse MODEL.xml --states IN.csv --out OUT.csv [--threads T]\n"
+    "                     [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "For each row of IN.csv: reset, set the state and acceleration from the columns present\n"
     "(time, qpos*, qvel*, qacc*, act*, ctrl*; missing ones keep qpos0 and zeros), evaluate the\n"
     "inverse dynamics and write qfrc_inverse0..qfrc_inverse{nv-1} to OUT.csv. For the output of\n"
     "`gauss forward` (with the state columns) this returns the actuator and applied forces.";
 
-void OutputGroups(CsvWriter& writer, const Model& m, const Data& d) {
-  writer.AddGroup("qfrc_inverse", m.nv, [&d](double* o) {
-    std::copy(d.qfrc_inverse.begin(), d.qfrc_inverse.end(), o);
-  });
+std::vector<OutputGroup> OutputGroups(const Model& m) {
+  return {{"qfrc_inverse", m.nv, false,
+           [](const Data& d, double* o) { std::copy(d.qfrc_inverse.begin(), d.qfrc_inverse.end(), o); }}};
 }
 
 }  // namespace

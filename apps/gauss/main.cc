@@ -30,6 +30,8 @@ const Subcommand kSubcommands[] = {
      "finite-difference transition Jacobians (A, B, C, D) of one step at each state of a CSV file"},
     {"trajopt", gauss::cli::TrajoptCommand,
      "optimize a control sequence with iLQR on finite-difference Jacobians (YAML problem)"},
+    {"rollout", gauss::cli::RolloutCommand,
+     "simulate one trajectory per initial state of a CSV file, on threads"},
     {"bench", gauss::cli::BenchCommand, "measure simulation speed (steps per second)"},
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
     {"experiment", gauss::cli::ExperimentCommand,

@@ -325,7 +325,7 @@ int RunCommand(const std::vector<std::string>& argv) {
     if (initial.rows.empty()) {
       throw Error(ErrorLocation{initial_path, 0, "", ""}, "no state row after the header");
     }
-    StateTable(initial, m, d, false).Apply(0, d);
+    StateTable(initial, m, false).Apply(0, d);
   }
   NoiseSource noise(static_cast<std::uint64_t>(seed));
   noise.PerturbQvel(qvel_noise, d);

@@ -16,20 +16,31 @@ namespace gauss::cli {
 
 class StateTable {
  public:
-  // Matches the header of `table` to the fields of `d`; with_qacc accepts qacc* columns.
-  // Throws gauss::Error naming an unknown column or an index beyond the model's size.
-  StateTable(const CsvTable& table, const Model& m, Data& d, bool with_qacc);
+  // Matches the header of `table` to the fields of a Data of `m`; with_qacc accepts qacc*
+  // columns. Throws gauss::Error naming an unknown column or an index beyond the model's size.
+  StateTable(const CsvTable& table, const Model& m, bool with_qacc);
 
-  // Writes row r of the table into d (after the caller's Reset).
+  // Writes row r of the table into d (after the caller's Reset). Reads only the table, so
+  // several threads may apply rows to their own Data at once.
   void Apply(std::size_t r, Data& d) const;
+  std::size_t rows() const { return table_.rows.size(); }
 
  private:
   struct Column {
-    std::vector<double>* target = nullptr;  // nullptr: the time
+    std::vector<double> Data::*target = nullptr;  // nullptr: the time
     int index = 0;
   };
   const CsvTable& table_;
   std::vector<Column> columns_;
+};
+
+// Output columns prefix0..prefix{count-1} (count 0 with scalar: one column named prefix), each
+// filled from a Data after its evaluation: fill(d, out) writes `count` values (1 for a scalar).
+struct OutputGroup {
+  std::string prefix;
+  int count = 1;
+  bool scalar = false;
+  void (*fill)(const Data& d, double* out) = nullptr;
 };
 
 // What distinguishes one state-table command from another.
@@ -39,15 +50,17 @@ struct StateRowsCommand {
   const char* states_help;  // descriptions of --states and --out
   const char* out_help;
   bool with_qacc;           // accept qacc* columns
-  // Declares the output columns on `writer`; they read `d` after each row's evaluation.
-  void (*columns)(CsvWriter& writer, const Model& m, const Data& d);
+  // The output columns: a group's fill reads the Data after the row's evaluation.
+  std::vector<OutputGroup> (*columns)(const Model& m);
   // The dynamics of one row, after Reset and the row's state.
   void (*evaluate)(const Engine& engine, Data& d);
 };
 
-// `gauss <name> MODEL.xml --states IN.csv --out OUT.csv [--config CFG.yaml] [--set K=V]...`:
-// for each row of IN.csv, Reset, the row's state, `evaluate` and one row of OUT.csv; the
-// resolved configuration next to OUT.csv and a summary on stdout. Returns the exit status.
+// `gauss <name> MODEL.xml --states IN.csv --out OUT.csv [--threads T] [--config CFG.yaml]
+// [--set K=V]...`: for each row of IN.csv, Reset, the row's state, `evaluate` and one row of
+// OUT.csv (rows evaluated on T threads of a gauss::Batch, written in input order: the output is
+// bit-identical for every T); the resolved configuration next to OUT.csv and a summary on
+// stdout. Returns the exit status.
 int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& command);
 
 }  // namespace gauss::cli
