@@ -292,7 +292,8 @@ bool WriteTracePlot(const ExperimentSpec& spec, const PlotSpec& plot, const std:
   return true;
 }
 
-// Runs `gnuplot script` with its output in log; true on exit status 0.
+}  // namespace
+
 bool RunGnuplot(const std::string& gnuplot, const std::string& script, const std::string& log) {
   const pid_t pid = fork();
   if (pid < 0) return false;
@@ -312,7 +313,6 @@ bool RunGnuplot(const std::string& gnuplot, const std::string& script, const std
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-}  // namespace
 
 std::string FindGnuplot() {
   const char* path = std::getenv("PATH");

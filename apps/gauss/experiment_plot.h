@@ -35,4 +35,7 @@ PlotOutput DrawPlots(const ExperimentSpec& spec, const std::string& dir, const R
 // Full path of the gnuplot program found on PATH, "" if none.
 std::string FindGnuplot();
 
+// Runs `gnuplot script` with its output appended to `log`; true on exit status 0.
+bool RunGnuplot(const std::string& gnuplot, const std::string& script, const std::string& log);
+
 }  // namespace gauss::cli

@@ -57,6 +57,10 @@ class Engine {
   // One timestep: check qpos/qvel, Forward, check qacc, integrate. Divergent states (NaN or
   // |value| > kMaxVal) raise a warning counter and reset the data, as MuJoCo does.
   void Step(Data& d) const;
+  // Step whose forward evaluation reuses the stages before `skip` (as ForwardSkip; the caller
+  // guarantees d holds them for the current qpos/qvel) and skips sensors when skip_sensors. For
+  // finite differences (transition_fd.h): Step == StepSkip(d, Stage::kNone, false).
+  void StepSkip(Data& d, Stage skip, bool skip_sensors) const;
   // Step split in two, so that ctrl can be set from position/velocity-dependent quantities:
   // Step1 = checks + position and velocity stages; Step2 = actuation, acceleration, constraint
   // solve, acceleration sensors, check, integrate.

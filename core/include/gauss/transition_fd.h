@@ -1,0 +1,116 @@
+// Finite-difference Jacobians of one time step (the spec's mjd_transitionFD; "Forward dynamics"
+// and "Multi-threading" in the Simulation chapter):
+//
+//   x' = step(x, u),  s = sensordata(x, u)      x = (dq, qvel, act), nx = 2 nv + na
+//   A = dx'/dx (nx x nx)   B = dx'/du (nx x nu)   C = ds/dx (ns x nx)   D = ds/du (ns x nu)
+//
+// dq is the nv-dimensional position tangent: quaternions are perturbed by a rotation in their
+// local frame (IntegratePosition) and differenced back (DifferentiatePosition). Every matrix is
+// row-major.
+//
+//   gauss::TransitionFD fd(engine);                  // or TransitionFD(engine, &pool)
+//   fd.Compute(data, {1e-6, /*centered=*/false}, A, B, C, D);
+//
+// How the differences stay clean and cheap:
+// - every perturbed step starts from the nominal point's full integration state, including
+//   qacc_warmstart, so iterative solvers start from the same point (no solver noise);
+// - a control or activation perturbation reuses the nominal position and velocity stages, a
+//   velocity perturbation reuses the position stage (Engine::StepSkip). This needs an integrator
+//   that evaluates the dynamics once per step and leaves the stage results of the start state in
+//   Data (euler, implicit, implicitfast); with any other integrator (rk4, third-party plugins)
+//   every perturbation runs the full step, which gives the same Jacobians, only slower;
+// - no heap allocation after construction: buffers and one Data per worker are made once;
+// - with a ThreadPool the columns are spread over its workers, each with its own Data. A column's
+//   result depends only on the nominal state, so the matrices are bit-identical to the serial
+//   ones.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gauss/data.h"
+#include "gauss/engine.h"
+#include "gauss/model.h"
+#include "gauss/thread_pool.h"
+
+namespace gauss {
+
+struct TransitionFDOptions {
+  double eps = 1e-6;      // perturbation size (position tangent, qvel, act, ctrl alike)
+  bool centered = false;  // central differences (2 steps per column) instead of forward ones
+};
+
+class TransitionFD {
+ public:
+  // Sizes every buffer for `engine` (one Data per worker of `pool`; serial when pool is null).
+  // The engine and the pool must outlive this object.
+  explicit TransitionFD(const Engine& engine, ThreadPool* pool = nullptr);
+
+  int nx() const { return nx_; }
+  int nu() const { return nu_; }
+  int ns() const { return ns_; }
+
+  // (d's integration state: time, qpos, qvel, act, ctrl, applied forces, mocap, warmstart) =>
+  // A (nx*nx), B (nx*nu), C (ns*nx), D (ns*nu), row-major; any of them may be null (C and D both
+  // null: sensors are skipped). `d` itself is only read. Also records the nominal step's result
+  // (next_state(), sensordata()).
+  void Compute(const Data& d, const TransitionFDOptions& options, double* A, double* B,
+               double* C, double* D);
+
+  // The nominal step of the last Compute: (qpos, qvel, act) after it (nq + nv + na) and the
+  // sensordata at the start state (empty when sensors were skipped).
+  const std::vector<double>& next_state() const { return next_; }
+  const std::vector<double>& sensordata() const { return sensor_; }
+
+  // Whether perturbed steps reuse the nominal stages with this engine's integrator.
+  bool reuses_stages() const { return reuse_stages_; }
+
+ private:
+  struct Worker {
+    Data data;
+    std::vector<double> plus, minus;          // next states (nq + nv + na)
+    std::vector<double> sens_plus, sens_minus;  // sensordata (ns)
+    std::vector<double> unit;                 // a unit tangent vector (nv)
+    std::vector<double> tangent;              // DifferentiatePosition's output (nv)
+    bool staged = false;  // data holds the nominal position and velocity stages
+  };
+  // Which input a column perturbs.
+  enum class Input { kCtrl, kAct, kQvel, kQpos };
+
+  // Every column of one kind, serially or over the pool; each writes one column of A or B (and
+  // of C or D).
+  void RunColumns(Input input, int count);
+  void Column(Worker& w, Input input, int index);
+  // One perturbed step from the nominal state: input `index` moved by `delta`; the next state
+  // into `next`, the sensordata into `sens`.
+  void PerturbedStep(Worker& w, Input input, int index, double delta, double* next, double* sens);
+  // d_state (nx entries, `stride` apart) = (b - a) / h for next states a, b (nq + nv + na), in
+  // the position tangent space; `tangent` is nv scratch.
+  void StateDifference(const double* a, const double* b, double h, double* tangent,
+                       double* d_state, int stride) const;
+
+  const Engine& engine_;
+  const Model& m_;
+  ThreadPool* pool_;
+  int nx_, nu_, ns_;
+  bool reuse_stages_;
+  std::vector<Worker> workers_;
+  std::vector<double> nominal_;  // the input integration state
+  std::vector<double> nominal_ctrl_;  // its controls (nu)
+  std::uint64_t noise_state_ = 0;  // the input's sensor-noise generator state
+  std::vector<double> next_, sensor_;
+  TransitionFDOptions options_;
+  bool skip_sensors_ = false;
+  double* A_ = nullptr;
+  double* B_ = nullptr;
+  double* C_ = nullptr;
+  double* D_ = nullptr;
+};
+
+// qvel (nv) = the velocity that IntegratePosition turns qpos1 into qpos2 with in time h:
+// differences for hinge and slide joints and free-joint positions, the rotation qpos1^-1 qpos2
+// (in qpos1's frame) for quaternions.
+void DifferentiatePosition(const Model& m, double* qvel, double h, const double* qpos1,
+                           const double* qpos2);
+
+}  // namespace gauss

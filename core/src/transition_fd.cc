@@ -1,0 +1,210 @@
+// Finite-difference transition Jacobians (gauss/transition_fd.h).
+//
+// The columns run in three phases so that each phase's skipped stages are still valid in every
+// worker's Data: controls and activations (reuse position and velocity stages), velocities
+// (reuse the position stage), positions (full steps). A worker that has not yet evaluated the
+// nominal point in this Compute does it once before its first column ("staging").
+#include "gauss/transition_fd.h"
+
+#include <algorithm>
+
+#include "gauss/integrate.h"
+#include "gauss/math.h"
+#include "gauss/state.h"
+
+namespace gauss {
+namespace {
+
+constexpr unsigned kInputState = kStateIntegration;
+
+// Integrators that evaluate the dynamics once, at the start state, and leave that evaluation's
+// position and velocity stages in Data: only with them may perturbed steps skip stages.
+bool SingleEvaluationIntegrator(const std::string& name) {
+  return name == "euler" || name == "implicit" || name == "implicitfast";
+}
+
+}  // namespace
+
+void DifferentiatePosition(const Model& m, double* qvel, double h, const double* qpos1,
+                           const double* qpos2) {
+  const double inv_h = 1.0 / h;
+  for (int j = 0; j < m.njnt; ++j) {
+    const int qa = m.jnt_qposadr[j];
+    double* v = qvel + m.jnt_dofadr[j];
+    switch (m.jnt_type[j]) {
+      case JointType::kFree:
+        for (int c = 0; c < 3; ++c) v[c] = inv_h * (qpos2[qa + c] - qpos1[qa + c]);
+        math::SubQuat(v + 3, qpos2 + qa + 3, qpos1 + qa + 3);
+        for (int c = 3; c < 6; ++c) v[c] *= inv_h;
+        break;
+      case JointType::kBall:
+        math::SubQuat(v, qpos2 + qa, qpos1 + qa);
+        for (int c = 0; c < 3; ++c) v[c] *= inv_h;
+        break;
+      case JointType::kSlide:
+      case JointType::kHinge:
+        v[0] = inv_h * (qpos2[qa] - qpos1[qa]);
+        break;
+    }
+  }
+}
+
+TransitionFD::TransitionFD(const Engine& engine, ThreadPool* pool)
+    : engine_(engine),
+      m_(engine.model()),
+      pool_(pool),
+      nx_(2 * engine.model().nv + engine.model().na),
+      nu_(engine.model().nu),
+      ns_(engine.model().nsensordata),
+      reuse_stages_(SingleEvaluationIntegrator(engine.options().integrator)) {
+  const int nstate = m_.nq + m_.nv + m_.na;
+  const int nworkers = pool_ ? pool_->size() : 1;
+  workers_.reserve(nworkers);
+  for (int w = 0; w < nworkers; ++w) {
+    Worker worker{engine.MakeData(), std::vector<double>(nstate), std::vector<double>(nstate),
+                  std::vector<double>(ns_), std::vector<double>(ns_),
+                  std::vector<double>(m_.nv, 0.0), std::vector<double>(m_.nv), false};
+    workers_.push_back(std::move(worker));
+  }
+  nominal_.resize(StateSize(m_, kInputState));
+  nominal_ctrl_.resize(nu_);
+  next_.resize(nstate);
+  sensor_.resize(ns_);
+}
+
+void TransitionFD::Compute(const Data& d, const TransitionFDOptions& options, double* A,
+                           double* B, double* C, double* D) {
+  options_ = options;
+  A_ = A;
+  B_ = B;
+  C_ = C;
+  D_ = D;
+  skip_sensors_ = (C == nullptr && D == nullptr);
+  GetState(m_, d, kInputState, nominal_.data());
+  std::copy(d.ctrl.begin(), d.ctrl.end(), nominal_ctrl_.begin());
+  noise_state_ = d.sensor_noise_state;
+  for (Worker& w : workers_) w.staged = false;
+
+  // the nominal step, in worker 0 (which is then staged)
+  Worker& w0 = workers_[0];
+  SetState(m_, w0.data, kInputState, nominal_.data());
+  w0.data.sensor_noise_state = noise_state_;
+  engine_.StepSkip(w0.data, Stage::kNone, skip_sensors_);
+  GetState(m_, w0.data, kStatePhysics, next_.data());
+  if (skip_sensors_) {
+    sensor_.clear();
+  } else {
+    sensor_.assign(w0.data.sensordata.begin(), w0.data.sensordata.end());
+  }
+  w0.staged = true;
+
+  if (B_ || D_) RunColumns(Input::kCtrl, nu_);
+  if (A_ || C_) {
+    RunColumns(Input::kAct, m_.na);
+    RunColumns(Input::kQvel, m_.nv);
+    RunColumns(Input::kQpos, m_.nv);
+  }
+}
+
+void TransitionFD::RunColumns(Input input, int count) {
+  if (count == 0) return;
+  if (pool_ && pool_->size() > 1) {
+    pool_->ParallelFor(count, [&](int worker, int i) { Column(workers_[worker], input, i); });
+  } else {
+    for (int i = 0; i < count; ++i) Column(workers_[0], input, i);
+  }
+}
+
+void TransitionFD::Column(Worker& w, Input input, int index) {
+  if (reuse_stages_ && !w.staged && input != Input::kQpos) {
+    SetState(m_, w.data, kInputState, nominal_.data());
+    w.data.sensor_noise_state = noise_state_;
+    engine_.ForwardSkip(w.data, Stage::kNone, skip_sensors_);
+    w.staged = true;
+  }
+  // A control is nudged only within its range (beyond it, the clamp would flatten the
+  // difference): forward if ctrl and ctrl + eps are in range, else backward; centered needs both.
+  // A control outside its range gets a zero column.
+  const double eps = options_.eps;
+  bool forward = true, backward = options_.centered;
+  if (input == Input::kCtrl && m_.actuator_ctrllimited[index]) {
+    const double lo = m_.actuator_ctrlrange[2 * index], hi = m_.actuator_ctrlrange[2 * index + 1];
+    const double u = nominal_ctrl_[index];
+    auto in_range = [&](double a, double b) { return a >= lo && a <= hi && b >= lo && b <= hi; };
+    forward = in_range(u, u + eps);
+    backward = (options_.centered || !forward) && in_range(u - eps, u);
+  }
+  if (forward) PerturbedStep(w, input, index, eps, w.plus.data(), w.sens_plus.data());
+  if (backward) PerturbedStep(w, input, index, -eps, w.minus.data(), w.sens_minus.data());
+  // the difference (hi - lo) / h: forward (plus - nominal), backward (nominal - minus), centered
+  const double* hi_state = forward ? w.plus.data() : next_.data();
+  const double* lo_state = backward ? w.minus.data() : next_.data();
+  const double* hi_sens = forward ? w.sens_plus.data() : sensor_.data();
+  const double* lo_sens = backward ? w.sens_minus.data() : sensor_.data();
+  const double h = (forward && backward) ? 2 * eps : eps;
+  const bool none = !forward && !backward;
+
+  // where the column goes: B/D for controls, A/C at the input's offset in x otherwise
+  const bool ctrl = input == Input::kCtrl;
+  int col = index;
+  if (input == Input::kQvel) col = m_.nv + index;
+  if (input == Input::kAct) col = 2 * m_.nv + index;
+  double* jac_state = ctrl ? B_ : A_;
+  double* jac_sensor = ctrl ? D_ : C_;
+  const int stride = ctrl ? nu_ : nx_;
+  if (jac_state) {
+    if (none) {
+      for (int i = 0; i < nx_; ++i) jac_state[i * stride + col] = 0;
+    } else {
+      StateDifference(lo_state, hi_state, h, w.tangent.data(), jac_state + col, stride);
+    }
+  }
+  if (jac_sensor) {
+    const double inv_h = none ? 0.0 : 1.0 / h;
+    for (int i = 0; i < ns_; ++i) {
+      jac_sensor[i * stride + col] = none ? 0.0 : inv_h * (hi_sens[i] - lo_sens[i]);
+    }
+  }
+}
+
+void TransitionFD::PerturbedStep(Worker& w, Input input, int index, double delta, double* next,
+                                 double* sens) {
+  Data& d = w.data;
+  SetState(m_, d, kInputState, nominal_.data());
+  Stage skip = Stage::kNone;
+  switch (input) {
+    case Input::kCtrl:
+      d.ctrl[index] += delta;
+      skip = Stage::kVelocity;
+      break;
+    case Input::kAct:
+      d.act[index] += delta;
+      skip = Stage::kVelocity;
+      break;
+    case Input::kQvel:
+      d.qvel[index] += delta;
+      skip = Stage::kPosition;
+      break;
+    case Input::kQpos:
+      w.unit[index] = 1;
+      IntegratePosition(m_, d.qpos.data(), w.unit.data(), delta);
+      w.unit[index] = 0;
+      break;
+  }
+  if (!reuse_stages_) skip = Stage::kNone;
+  d.sensor_noise_state = noise_state_;
+  engine_.StepSkip(d, skip, skip_sensors_);
+  GetState(m_, d, kStatePhysics, next);
+  if (!skip_sensors_) std::copy(d.sensordata.begin(), d.sensordata.end(), sens);
+}
+
+void TransitionFD::StateDifference(const double* a, const double* b, double h, double* tangent,
+                                   double* d_state, int stride) const {
+  const int nq = m_.nq, nv = m_.nv;
+  DifferentiatePosition(m_, tangent, h, a, b);
+  for (int i = 0; i < nv; ++i) d_state[i * stride] = tangent[i];
+  const double inv_h = 1.0 / h;
+  for (int i = 0; i < nv + m_.na; ++i) d_state[(nv + i) * stride] = inv_h * (b[nq + i] - a[nq + i]);
+}
+
+}  // namespace gauss

@@ -1,0 +1,114 @@
+// `gauss derivatives` and `gauss trajopt` through the built binary: the mjref column layout,
+// values known in closed form on the CLI pendulum, threads giving identical files, the refusal
+// of --method implicit, and an iLQR problem that must reach its goal.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "cli_harness.h"
+#include "support/test_support.h"
+
+namespace gauss::test {
+namespace {
+
+// apps_pendulum.xml: nq=nv=2, nu=1, h=0.01, no damping; sensors: shoulder angle, clock,
+// motor force (= ctrl).
+const std::string kModel = TestModel("apps_pendulum.xml");
+std::string Q(const std::string& path) { return "'" + path + "'"; }
+
+std::string States() {
+  return WriteScratch("states.csv",
+                      "qpos0,qpos1,qvel0,qvel1,ctrl0\n"
+                      "0.3,-0.2,0,0,0.5\n"
+                      "1.0,0.4,0,0,-1\n");
+}
+
+Csv Derivatives(const std::string& extra, const std::string& name) {
+  const std::string out = ScratchDir() + "/" + name;
+  const CliResult r = RunGauss("derivatives " + Q(kModel) + " --states " + Q(States()) +
+                               " --out " + Q(out) + " " + extra);
+  EXPECT_EQ(r.status, 0) << r.err;
+  return ReadCsvFile(out);
+}
+
+TEST(CliDerivatives, MjrefColumnsAndClosedFormValues) {
+  const Csv d = Derivatives("", "d.csv");
+  // nx = 4, nu = 1, nsensordata = 3: A 16, B 4, C 12, D 3 columns, row-major
+  ASSERT_EQ(d.header.size(), 35u);
+  EXPECT_EQ(d.header[0], "A_0_0");
+  EXPECT_EQ(d.header[1], "A_0_1");
+  EXPECT_EQ(d.header[16], "B_0_0");
+  EXPECT_EQ(d.header[20], "C_0_0");
+  EXPECT_EQ(d.header[34], "D_2_0");
+  ASSERT_EQ(d.rows.size(), 2u);
+  const double h = 0.01;
+  for (int r = 0; r < 2; ++r) {
+    // at rest and undamped, qpos' = qpos + h qvel': d qpos0' / d qvel0 = h exactly
+    EXPECT_NEAR(d.At(r, "A_0_2"), h, 1e-8);
+    EXPECT_NEAR(d.At(r, "A_2_2"), 1.0, 1e-6);
+    // the shoulder-angle sensor is qpos0; the clock does not move; the motor force is ctrl
+    EXPECT_NEAR(d.At(r, "C_0_0"), 1.0, 1e-8);
+    EXPECT_NEAR(d.At(r, "C_0_1"), 0.0, 1e-8);
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(d.At(r, "C_1_" + std::to_string(j)), 0.0);
+    EXPECT_NEAR(d.At(r, "D_2_0"), 1.0, 1e-8);
+    // the motor (gear 2) accelerates the shoulder: d qvel0' / d ctrl = h (M^-1)_00 2 > 0
+    EXPECT_GT(d.At(r, "B_2_0"), 0.0);
+    EXPECT_NEAR(d.At(r, "B_0_0"), h * d.At(r, "B_2_0"), 1e-10);
+  }
+}
+
+TEST(CliDerivatives, ThreadsGiveIdenticalFilesAndCenteredAgrees) {
+  const Csv serial = Derivatives("", "a.csv");
+  const Csv threaded = Derivatives("--threads 2", "b.csv");
+  EXPECT_EQ(serial.rows, threaded.rows);
+  const Csv centered = Derivatives("--centered --eps 1e-5", "c.csv");
+  ASSERT_EQ(centered.rows.size(), serial.rows.size());
+  for (std::size_t r = 0; r < serial.rows.size(); ++r) {
+    for (std::size_t c = 0; c < serial.header.size(); ++c) {
+      EXPECT_NEAR(centered.rows[r][c], serial.rows[r][c], 1e-5 * std::max(1.0, std::fabs(serial.rows[r][c])))
+          << serial.header[c];
+    }
+  }
+}
+
+TEST(CliDerivatives, ImplicitMethodIsRefusedClearly) {
+  const CliResult r = RunGauss("derivatives " + Q(kModel) + " --states " + Q(States()) +
+                               " --out " + Q(ScratchDir() + "/x.csv") + " --method implicit");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("interior-point solver `ip`"), std::string::npos) << r.err;
+}
+
+TEST(CliTrajopt, BoxLiftReachesItsGoal) {
+  const std::string problem = WriteScratch(
+      "lift.yaml", "model: " + RepoModel("box_slide.xml") +
+                       "\nset: [timestep=0.01]\nhorizon: 50\n"
+                       "goal: {qpos: [0, 0, 0.5], qvel: 0}\n"
+                       "cost: {terminal: {qpos: 1000, qvel: 100}, control: 1.0e-3}\n"
+                       "initial_controls: [0, 0, 10]\nmax_iterations: 30\n");
+  const std::string out = ScratchDir() + "/lift";
+  const CliResult r = RunGauss("trajopt " + Q(problem) + " --out " + Q(out));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Csv cost = ReadCsvFile(out + "/cost.csv");
+  ASSERT_GE(cost.rows.size(), 2u);
+  for (std::size_t i = 1; i < cost.rows.size(); ++i) {
+    EXPECT_LE(cost.At(i, "cost"), cost.At(i - 1, "cost"));  // iLQR never accepts an increase
+  }
+  const Csv traj = ReadCsvFile(out + "/trajectory.csv");
+  ASSERT_EQ(traj.rows.size(), 51u);
+  EXPECT_NEAR(traj.At(50, "qpos2"), 0.5, 0.02);   // lifted to the goal height
+  EXPECT_NEAR(traj.At(50, "qvel2"), 0.0, 0.2);    // and nearly stopped
+  EXPECT_NE(r.out.find("goal_violation:"), std::string::npos);
+}
+
+TEST(CliTrajopt, MissingGoalNamesTheFile) {
+  const std::string problem =
+      WriteScratch("bad.yaml", "model: " + RepoModel("box_slide.xml") + "\ncost: {control: 1}\n");
+  const CliResult r = RunGauss("trajopt " + Q(problem) + " --out " + Q(ScratchDir() + "/bad"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("bad.yaml"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("goal"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gauss::test

@@ -1,0 +1,164 @@
+// TransitionFD (core/src/transition_fd.cc): its Jacobians equal finite differences of plain
+// Engine::Step calls (so reusing stages changes nothing) for every integrator and solver; the
+// parallel columns are bit-identical to the serial ones; no heap allocation after the first
+// call; the input Data is untouched and the recorded nominal step is Step's result.
+#include "gauss/transition_fd.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <tuple>
+
+#include "gauss/integrate.h"
+#include "gauss/mjcf.h"
+#include "gauss/state.h"
+#include "support/alloc_counter.h"
+#include "support/test_support.h"
+
+namespace gauss {
+namespace {
+
+// A state with contacts: 150 steps of the model from its initial pose with random controls
+// (contact_pile.xml and sensors_contact.xml settle on their planes), from random velocities.
+void ContactState(const Engine& engine, Data& d, int seed) {
+  const Model& m = engine.model();
+  engine.Reset(d);
+  std::mt19937_64 gen(seed);
+  std::normal_distribution<double> nd(0, 1);
+  for (int i = 0; i < m.nv; ++i) d.qvel[i] = 0.5 * nd(gen);
+  for (int k = 0; k < 150; ++k) {
+    for (int a = 0; a < m.nu; ++a) d.ctrl[a] = 0.5 * nd(gen);
+    engine.Step(d);
+  }
+  for (int a = 0; a < m.nu; ++a) d.ctrl[a] = 0.5 * nd(gen);
+  engine.Forward(d);  // ncon of this state (its warmstart then is this state's solution)
+}
+
+// x' (nq + nv + na) of a plain Step from `d` (copied).
+std::vector<double> NextState(const Engine& engine, const Data& d) {
+  Data copy = d;
+  engine.Step(copy);
+  return GetState(engine.model(), copy, kStatePhysics);
+}
+
+// A by forward differences of plain Steps (no stage reuse), column by column.
+std::vector<double> PlainStepA(const Engine& engine, const Data& d, double eps) {
+  const Model& m = engine.model();
+  const int nx = 2 * m.nv + m.na;
+  std::vector<double> A(nx * nx), dq(m.nv);
+  const std::vector<double> next = NextState(engine, d);
+  for (int j = 0; j < nx; ++j) {
+    Data p = d;
+    if (j < m.nv) {
+      std::vector<double> unit(m.nv, 0.0);
+      unit[j] = 1;
+      IntegratePosition(m, p.qpos.data(), unit.data(), eps);
+    } else if (j < 2 * m.nv) {
+      p.qvel[j - m.nv] += eps;
+    } else {
+      p.act[j - 2 * m.nv] += eps;
+    }
+    const std::vector<double> plus = NextState(engine, p);
+    DifferentiatePosition(m, dq.data(), eps, next.data(), plus.data());
+    for (int i = 0; i < m.nv; ++i) A[i * nx + j] = dq[i];
+    for (int i = m.nv; i < nx; ++i) A[i * nx + j] = (plus[m.nq - m.nv + i] - next[m.nq - m.nv + i]) / eps;
+  }
+  return A;
+}
+
+using Combo = std::tuple<std::string, std::string>;  // integrator, solver
+class TransitionFDPlugins : public ::testing::TestWithParam<Combo> {};
+
+TEST_P(TransitionFDPlugins, EqualsDifferencesOfPlainSteps) {
+  Config config;
+  config.integrator = std::get<0>(GetParam());
+  config.solver = std::get<1>(GetParam());
+  config.iterations = 20;  // pgs would take 100 sweeps per step; both sides run the same steps
+  Engine engine(LoadModel(test::TestModel("contact_pile.xml")), config);
+  Data d = engine.MakeData();
+  ContactState(engine, d, 3);
+  ASSERT_GT(d.ncon, 0);
+  TransitionFD fd(engine);
+  const int nx = fd.nx();
+  std::vector<double> A(nx * nx);
+  fd.Compute(d, {1e-6, false}, A.data(), nullptr, nullptr, nullptr);
+  const std::vector<double> plain = PlainStepA(engine, d, 1e-6);
+  double worst = 0, scale = 0;
+  for (int i = 0; i < nx * nx; ++i) {
+    worst = std::max(worst, std::fabs(A[i] - plain[i]));
+    scale = std::max(scale, std::fabs(plain[i]));
+  }
+  EXPECT_GT(scale, 0.5);
+  // the same steps, only their shared stages reused: equal up to the ordering of round-off
+  EXPECT_LE(worst, 1e-9 * scale) << std::get<0>(GetParam()) << "+" << std::get<1>(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, TransitionFDPlugins,
+    ::testing::Combine(::testing::Values("euler", "implicit", "implicitfast", "rk4"),
+                       ::testing::Values("newton", "cg", "pgs")),
+    [](const ::testing::TestParamInfo<Combo>& info) {
+      return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+    });
+
+struct FdOutputs {
+  std::vector<double> A, B, C, D;
+  explicit FdOutputs(const TransitionFD& fd)
+      : A(fd.nx() * fd.nx()), B(fd.nx() * fd.nu()), C(fd.ns() * fd.nx()), D(fd.ns() * fd.nu()) {}
+  void Compute(TransitionFD& fd, const Data& d, bool centered) {
+    fd.Compute(d, {1e-6, centered}, A.data(), B.data(), C.data(), D.data());
+  }
+  bool operator==(const FdOutputs& o) const { return A == o.A && B == o.B && C == o.C && D == o.D; }
+};
+
+TEST(TransitionFD, ParallelColumnsAreBitIdenticalToSerial) {
+  Engine engine(LoadModel(test::TestModel("sensors_contact.xml")));
+  Data d = engine.MakeData();
+  ContactState(engine, d, 9);
+  ThreadPool pool(3);
+  TransitionFD serial(engine), parallel(engine, &pool);
+  ASSERT_GT(serial.ns(), 0);
+  for (bool centered : {false, true}) {
+    FdOutputs a(serial), b(parallel);
+    a.Compute(serial, d, centered);
+    b.Compute(parallel, d, centered);
+    EXPECT_TRUE(a == b) << (centered ? "centered" : "forward");
+    double norm = 0;
+    for (double v : a.C) norm += std::fabs(v);
+    EXPECT_GT(norm, 0.0);
+  }
+}
+
+TEST(TransitionFD, InputUntouchedAndNominalIsStep) {
+  Engine engine(LoadModel(test::SharedModel("gymnasium/ant.xml")));
+  Data d = engine.MakeData();
+  ContactState(engine, d, 4);
+  const std::vector<double> before = GetState(engine.model(), d, kStateIntegration);
+  TransitionFD fd(engine);
+  FdOutputs out(fd);
+  out.Compute(fd, d, false);
+  EXPECT_EQ(GetState(engine.model(), d, kStateIntegration), before);
+  EXPECT_EQ(fd.next_state(), NextState(engine, d));
+}
+
+TEST(TransitionFD, NoHeapAllocationAfterTheFirstCall) {
+  if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
+  Engine engine(LoadModel(test::TestModel("sensors_contact.xml")));
+  Data d = engine.MakeData();
+  ContactState(engine, d, 5);
+  ThreadPool pool(2);
+  for (ThreadPool* p : {static_cast<ThreadPool*>(nullptr), &pool}) {
+    TransitionFD fd(engine, p);
+    FdOutputs out(fd);
+    out.Compute(fd, d, true);
+    const long before = test::AllocationCount();
+    out.Compute(fd, d, true);
+    out.Compute(fd, d, false);
+    EXPECT_EQ(test::AllocationCount() - before, 0) << (p ? "pool" : "serial");
+  }
+}
+
+}  // namespace
+}  // namespace gauss
