@@ -4,11 +4,16 @@
 set -eu
 packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
   libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev
-  gnuplot-nox"
+  gnuplot-nox pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib"
 # gnuplot-nox: `gauss experiment` draws its plots with it (docs/experiments.md)
+# pybind11-dev python3-dev python3-numpy: the `gauss` Python package (python/, docs/python.md);
+# python3-pytest runs its tests, python3-matplotlib its solver-comparison example
+# The viewer's page script is built with node and npm, which the machine image provides
+# (docs/viewer.md).
 if [ "${1:-}" = "--with-reference" ]; then
-  # MuJoCo 2.2.2: only the cross-check tests in tests/reference link it
-  packages="$packages libmujoco-dev libmujoco-samples"
+  # Test-only packages. MuJoCo 2.2.2: only the cross-check tests in tests/reference link it.
+  # chromium: the headless browser of the viewer's tests (CTest label "browser").
+  packages="$packages libmujoco-dev libmujoco-samples chromium"
 fi
 missing=""
 for p in $packages; do

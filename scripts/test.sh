@@ -8,6 +8,6 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/setup.sh --with-reference
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGAUSS_BUILD_TESTS=ON -DGAUSS_BUILD_BENCH=ON \
-  -DGAUSS_SANITIZE=OFF
+  -DGAUSS_SANITIZE=OFF -DPython3_EXECUTABLE=/usr/bin/python3
 cmake --build build -j "$(nproc)"
 ctest --test-dir build --output-on-failure --no-tests=error -j "$(nproc)"

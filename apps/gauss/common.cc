@@ -2,7 +2,11 @@
 // model loading and the text blocks that describe a model and its plugins.
 #include "common.h"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -100,14 +104,41 @@ std::string PluginsText(const Engine& engine) {
 std::string WriteResolvedConfig(const std::string& output_path, const std::string& model_path,
                                 const Engine& engine) {
   const std::string path = output_path + ".config.yaml";
-  std::ofstream out(path);
-  if (!out) throw Error(ErrorLocation{path, 0, "", ""}, "cannot write the resolved configuration");
+  const std::string part = path + ".part";  // renamed once complete, like the CSV
+  std::ofstream out(part);
+  if (!out) {
+    throw Error(ErrorLocation{path, 0, "", ""},
+                std::string("cannot write the resolved configuration: ") + std::strerror(errno));
+  }
   out << "# Written by gauss " << Version() << " next to " << output_path << "\n";
   out << "# Model: " << std::filesystem::absolute(model_path).lexically_normal().string() << "\n";
   out << ResolvedConfigYaml(engine.config(), engine.options());
   out.close();
-  if (!out) throw Error(ErrorLocation{path, 0, "", ""}, "error while writing");
+  if (!out || std::rename(part.c_str(), path.c_str()) != 0) {
+    std::remove(part.c_str());
+    throw Error(ErrorLocation{path, 0, "", ""}, std::string("error while writing: ") + std::strerror(errno));
+  }
   return path;
+}
+
+void CheckOutputPath(const std::string& out, const std::string& option,
+                     const std::vector<std::string>& inputs) {
+  if (out.empty()) throw UsageError(option + " must name a file, not be empty");
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(out, ec)) {
+    throw Error(ErrorLocation{out, 0, "", ""}, option + " names a directory; give a file name");
+  }
+  for (const std::string& input : inputs) {
+    if (input.empty()) continue;
+    std::error_code eq_ec;
+    const bool same = fs::equivalent(out, input, eq_ec) ||
+                      fs::absolute(out).lexically_normal() == fs::absolute(input).lexically_normal();
+    if (same) {
+      throw Error(ErrorLocation{out, 0, "", ""},
+                  option + " is the input file " + input + "; writing it would overwrite the input");
+    }
+  }
 }
 
 const char* Version() { return GAUSS_VERSION; }

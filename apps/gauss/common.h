@@ -36,6 +36,7 @@ int TrajoptCommand(const std::vector<std::string>& args);      // trajopt.cc
 int BenchCommand(const std::vector<std::string>& args);
 int PluginsCommand(const std::vector<std::string>& args);
 int ExperimentCommand(const std::vector<std::string>& args);  // experiment.cc
+int ViewCommand(const std::vector<std::string>& args);        // view.cc
 
 // Values of the options every simulating command shares.
 struct CommonArgs {
@@ -73,6 +74,12 @@ std::string PluginsText(const Engine& engine);
 // every output file (OUT + ".config.yaml"). Returns the path written.
 std::string WriteResolvedConfig(const std::string& output_path, const std::string& model_path,
                                 const Engine& engine);
+
+// Refuses an output path before anything is computed: empty (UsageError), a directory, or the
+// same file as one of `inputs` (the model, the configuration, the controls...). `option` names
+// it in messages ("--out").
+void CheckOutputPath(const std::string& out, const std::string& option,
+                     const std::vector<std::string>& inputs);
 
 // Program version ("0.1.0"), from the CMake project.
 const char* Version();

@@ -1,6 +1,10 @@
 // CSV reading (whole file, numbers only, located errors) and row-by-row writing with "%.17g".
 #include "csv.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -9,6 +13,7 @@
 #include <sstream>
 
 #include "gauss/error.h"
+#include "gauss/input_file.h"
 
 namespace gauss::cli {
 namespace {
@@ -56,6 +61,8 @@ CsvTable ReadCsv(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) {
     throw Error(ErrorLocation{path, 0, "", ""}, "is a directory, expected a CSV file");
   }
+  const std::string problem = InputFileProblem(path);  // a directory, a device, too large
+  if (!problem.empty()) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open CSV file: " + problem);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open CSV file");
   CsvTable table;
@@ -131,13 +138,20 @@ ColumnName SplitColumnName(const std::string& name) {
   return out;
 }
 
-CsvWriter::CsvWriter(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "w");
-  if (file_ == nullptr) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open for writing");
+CsvWriter::CsvWriter(const std::string& path) : path_(path), part_path_(PartPath(path)) {
+  file_ = std::fopen(part_path_.c_str(), "w");
+  if (file_ == nullptr) {
+    throw Error(ErrorLocation{path, 0, "", ""},
+                std::string("cannot open for writing (as ") + part_path_ + "): " +
+                    std::strerror(errno));
+  }
 }
 
 CsvWriter::~CsvWriter() {
-  if (file_ != nullptr) std::fclose(file_);
+  if (file_ == nullptr) return;
+  // not closed: an error ended the command; a file that is not a complete output is removed
+  std::fclose(file_);
+  std::remove(part_path_.c_str());
 }
 
 void CsvWriter::AddScalar(const std::string& name, std::function<double()> value) {
@@ -183,13 +197,29 @@ void CsvWriter::WriteRow() {
   ++rows_;
 }
 
+std::string PartPath(const std::string& path) { return path + ".part"; }
+
+void CsvWriter::CloseIncomplete() {
+  if (file_ == nullptr) return;
+  WriteHeader();
+  std::fclose(file_);  // the rows written so far are whole: each is one fprintf sequence + '\n'
+  file_ = nullptr;
+}
+
 void CsvWriter::Close() {
   if (file_ == nullptr) return;
   WriteHeader();  // a file with no rows still names its columns
   const bool failed = std::ferror(file_) != 0;
   const bool close_failed = std::fclose(file_) != 0;
   file_ = nullptr;
-  if (failed || close_failed) throw Error(ErrorLocation{path_, 0, "", ""}, "write error");
+  if (failed || close_failed) {
+    std::remove(part_path_.c_str());
+    throw Error(ErrorLocation{path_, 0, "", ""}, std::string("write error: ") + std::strerror(errno));
+  }
+  if (std::rename(part_path_.c_str(), path_.c_str()) != 0) {
+    throw Error(ErrorLocation{path_, 0, "", ""},
+                "cannot rename " + part_path_ + " to it: " + std::strerror(errno));
+  }
 }
 
 }  // namespace gauss::cli

@@ -41,13 +41,18 @@ struct ColumnName {
 };
 ColumnName SplitColumnName(const std::string& name);
 
+// The temporary name an output is written under until it is complete: "<path>.part".
+std::string PartPath(const std::string& path);
+
 // Writes a CSV file row by row, built from column groups: each group is a name prefix, a
 // count and a function filling that many values. Adding an output quantity is one AddGroup.
+// The rows go to PartPath(path) and Close() renames it to `path`, so that `path` only ever holds
+// a complete output; an object destroyed without Close (an error) removes the part file.
 class CsvWriter {
  public:
   using Fill = std::function<void(double* out)>;
 
-  // Opens `path` for writing; throws gauss::Error if it cannot.
+  // Opens PartPath(path) for writing; throws gauss::Error with the OS error if it cannot.
   explicit CsvWriter(const std::string& path);
   ~CsvWriter();
   CsvWriter(const CsvWriter&) = delete;
@@ -67,8 +72,12 @@ class CsvWriter {
   int rows() const { return rows_; }
   const std::string& path() const { return path_; }
 
-  // Flushes and closes; throws gauss::Error on a write failure (e.g. disk full).
+  // Flushes, closes and renames the part file to path(); throws gauss::Error on a write
+  // failure (e.g. disk full), with the OS error.
   void Close();
+  // Flushes and closes, keeping the rows written so far in PartPath(path()) (an interrupted
+  // run: the file ends with the last whole row; path() is not touched).
+  void CloseIncomplete();
 
  private:
   struct Group {
@@ -76,6 +85,7 @@ class CsvWriter {
     Fill fill;
   };
   std::string path_;
+  std::string part_path_;
   std::FILE* file_ = nullptr;
   std::vector<Group> groups_;
   std::vector<double> buffer_;

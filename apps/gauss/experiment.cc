@@ -6,10 +6,13 @@
 //   2. expand plugin wildcards, load every model, build one Engine per sweep point (and one
 //      reference Engine), resolve keyframes, controls and the tracked body, check the plots;
 //   3. write the resolved configurations, then run points x repeats on --jobs threads (one
-//      Workspace per worker and point, Engines shared read-only), appending each finished run
-//      to results.csv; a failed run records its reason and the others go on;
+//      Workspace per worker and point, Engines shared read-only), each run in a child process
+//      (experiment_isolation.h), appending each finished run to results.csv; a failed run
+//      (an error, a crash, an abort, a run past limits.wall_time) records its reason and the
+//      others go on;
 //   4. sort results.csv, draw the plots.
-// Ctrl-C stops the workers at their next step; results.csv keeps the finished runs.
+// Ctrl-C stops the runs at their next step; a second Ctrl-C kills them at once. results.csv
+// keeps the finished runs.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -26,11 +29,13 @@
 #include "common.h"
 #include "csv.h"
 #include "experiment_plot.h"
+#include "experiment_isolation.h"
 #include "experiment_results.h"
 #include "experiment_run.h"
 #include "experiment_spec.h"
 #include "gauss/error.h"
 #include "progress.h"
+#include "view.h"
 
 namespace gauss::cli {
 namespace {
@@ -48,10 +53,16 @@ const char* kUsage =
     "--only RUN re-runs one run (the `run` column of results.csv), writes its trace and prints\n"
     "the `gauss run` command that reproduces it; results.csv and the plots are not touched.";
 
-// Set by SIGINT; the workers poll it between steps. A lock-free atomic is async-signal-safe.
+// Set by SIGINT; the workers poll them. g_interrupts counts the presses (a second one kills the
+// runs' processes). Lock-free atomics are async-signal-safe.
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_interrupts{0};
 static_assert(std::atomic<bool>::is_always_lock_free, "SIGINT flag must be lock-free");
-extern "C" void OnInterrupt(int) { g_stop.store(true); }
+static_assert(std::atomic<int>::is_always_lock_free, "SIGINT counter must be lock-free");
+extern "C" void OnInterrupt(int) {
+  g_interrupts.fetch_add(1);
+  g_stop.store(true);
+}
 
 // Everything the runs of one sweep point share.
 struct PointSetup {
@@ -291,15 +302,20 @@ void RunAll(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
           ws = MakeWorkspace(s.run);
           point = run.point;
         }
-        result = RunOne(s.run, run.seed, ws, g_stop, &steps_done);
+        IsolationLimits limits;
+        limits.wall_time = s.run.wall_time_limit;
+        ChildFinish finish;
+        if (spec.trace_every > 0) {
+          finish = [&](const RunResult& r) {
+            WriteTrace(out_dir, run.id, TraceColumns(s.run), r.trace);
+          };
+        }
+        result = RunIsolated(s.run, run.seed, ws, limits, g_interrupts, &steps_done, finish);
         if (result.status == RunStatus::kInterrupted) break;
-        if (result.status == RunStatus::kFailed) point = -1;  // the workspace may be half-updated
-        if (spec.trace_every > 0) WriteTrace(out_dir, run.id, TraceColumns(s.run), result.trace);
       } catch (const std::exception& e) {
         result.status = RunStatus::kFailed;
         result.reason = e.what();
         result.metrics.fill(std::numeric_limits<double>::quiet_NaN());  // nothing measured
-        point = -1;  // the workspace may be half-updated: make a fresh one
       }
       try {
         writer.Add(points[run.point], run, result, s.config_file);
@@ -340,6 +356,33 @@ void PrintSummary(const ResultTable& table, std::size_t nruns, bool interrupted,
     if (row[status] == "failed") std::printf("  run %s failed: %s\n", row[0].c_str(), row[reason].c_str());
   }
   std::printf("results: %s (%zu rows)\n", path.c_str(), table.rows.size());
+}
+
+// (finished runs with traces) => one viewer page per model, DIR/viewer_<model>.html, that plays
+// any of its runs (docs/viewer.md); skipped with a note when gauss was built without the viewer.
+void WriteViewerPages(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
+                      const std::vector<PointSetup>& setups, const std::vector<RunId>& runs,
+                      const std::string& out_dir) {
+  if (!ViewerAvailable()) {
+    std::fprintf(stderr, "gauss experiment: no viewer pages: gauss was built without the viewer\n");
+    return;
+  }
+  const std::vector<std::string> labels = ModelLabels(spec);
+  for (std::size_t m = 0; m < spec.models.size(); ++m) {
+    std::vector<ViewTrajectory> trajectories;
+    const SweepPoint* first = nullptr;
+    for (const RunId& r : runs) {
+      const std::string trace = TracePath(out_dir, r.id);
+      if (points[r.point].model != static_cast<int>(m) || !fs::exists(trace)) continue;
+      if (!first) first = &points[r.point];
+      trajectories.push_back({trace, "run " + std::to_string(r.id) + ": " + PointText(spec, points[r.point], labels),
+                              (fs::path(out_dir) / setups[r.point].config_file).string(), ""});
+    }
+    if (!first) continue;
+    const std::string page = (fs::path(out_dir) / ("viewer_" + fs::path(labels[m]).filename().string() + ".html")).string();
+    WriteViewerPage(spec.model_paths[m], first->config, trajectories, page);
+    std::printf("viewer: %s (%zu runs)\n", page.c_str(), trajectories.size());
+  }
 }
 
 // The `gauss run` command line that simulates the same trajectory as run `r`: the point's
@@ -471,6 +514,7 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
   PrepareOutput(spec, out_dir, points, setups);
   ResultsWriter writer(spec, out_dir);
   g_stop.store(false);
+  g_interrupts.store(0);
   const auto previous = std::signal(SIGINT, OnInterrupt);
   try {
     RunAll(spec, points, setups, runs, jobs, out_dir, writer);
@@ -493,6 +537,7 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
     for (const std::string& image : plots.images) std::printf("plot: %s\n", image.c_str());
     if (!plots.note.empty()) std::fprintf(stderr, "gauss experiment: %s\n", plots.note.c_str());
   }
+  if (spec.trace_every > 0) WriteViewerPages(spec, points, setups, runs, out_dir);
   return 0;
 }
 

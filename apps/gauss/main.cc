@@ -5,11 +5,13 @@
 // else thrown), with the message on stderr; 2 wrong use of the command line.
 #include <cstring>
 #include <exception>
+#include <new>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "common.h"
+#include "gauss/crash_report.h"
 #include "gauss/error.h"
 
 namespace {
@@ -32,7 +34,17 @@ const Subcommand kSubcommands[] = {
     {"plugins", gauss::cli::PluginsCommand, "list the plugins found on the search path"},
     {"experiment", gauss::cli::ExperimentCommand,
      "run a parameter sweep in parallel: results.csv, traces and plots"},
+    {"view", gauss::cli::ViewCommand, "show a model and trajectories in a web browser"},
 };
+
+// The plugin call an exception left, as "solver plugin 'x' (stage: constraint solve)".
+std::string ThrowerText() {
+  const gauss::PluginCall* call = gauss::LastThrowingPluginCall();
+  if (!call) return "the program (outside any plugin call)";
+  std::string text = std::string(call->kind) + " plugin";
+  if (call->name) text += std::string(" '") + call->name + "'";
+  return text + " (stage: " + call->stage + ")";
+}
 
 void PrintUsage(std::ostream& out) {
   out << "usage: gauss <command> [options]     (gauss <command> --help for details)\n\n"
@@ -72,6 +84,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::vector<std::string> args(argv + 2, argv + argc);
+  gauss::InstallCrashReport("gauss");  // a crash names the plugin and stage that was running
   try {
     return command->run(args);
   } catch (const gauss::cli::UsageError& e) {
@@ -81,9 +94,18 @@ int main(int argc, char** argv) {
   } catch (const gauss::Error& e) {
     std::cerr << "gauss " << command->name << ": error: " << e.what() << "\n";
     return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "gauss " << command->name << ": error: out of memory (the input asks for more "
+                 "memory than this machine can give; see the size limits in docs/cli.md)\n";
+    return 1;
   } catch (const std::exception& e) {
     // Not expected from bad input (that is gauss::Error), but still a message, not a crash.
     std::cerr << "gauss " << command->name << ": internal error: " << e.what() << "\n";
+    return 1;
+  } catch (...) {
+    // Only plugin code throws something that is not a std::exception (e.g. `throw 42`).
+    std::cerr << "gauss " << command->name << ": error: " << ThrowerText()
+              << " threw an exception that is not a std::exception\n";
     return 1;
   }
 }

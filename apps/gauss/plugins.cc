@@ -1,5 +1,5 @@
 // `gauss plugins`: the plugins the registry finds, as a table (kind, name, version, file,
-// description), after the directories searched. plugins.paths from --config/--set are searched
+// description), after the directories searched, then every file skipped and why. plugins.paths from --config/--set are searched
 // first, exactly as a simulation with the same configuration would search them.
 #include <algorithm>
 #include <cstdio>
@@ -63,6 +63,12 @@ int PluginsCommand(const std::vector<std::string>& argv) {
   print_row(head);
   for (const auto& row : rows) print_row(row);
   std::printf("\n%zu plugins\n", plugins.size());
+  // after List(): files that crashed or hung while loading in a probe process are known now
+  const std::vector<std::string> skipped = registry.Skipped();
+  if (!skipped.empty()) {
+    std::printf("\nskipped files (%zu):\n", skipped.size());
+    for (const auto& line : skipped) std::printf("  %s\n", line.c_str());
+  }
   return 0;
 }
 

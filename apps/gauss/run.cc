@@ -1,6 +1,10 @@
 // `gauss run`: simulate a model for a number of steps (or a duration), optionally driven by a
 // CSV of controls, writing the trajectory as CSV and a summary of the run on stdout.
+#include <signal.h>
+
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +12,7 @@
 #include <vector>
 
 #include "common.h"
+#include "contact_csv.h"
 #include "csv.h"
 #include "gauss/error.h"
 #include "noise.h"
@@ -22,14 +27,55 @@ constexpr long kDefaultSteps = 1000;
 const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
     "                 [--keyframe K] [--initial STATE.csv] [--seed S] [--qvel-noise Q]\n"
-    "                 [--ctrl-noise SIGMA] [--out TRAJ.csv] [--every K]\n"
+    "                 [--ctrl-noise SIGMA] [--out TRAJ.csv [--contacts]] [--every K]\n"
     "                 [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity), or from a\n"
     "keyframe and/or the first row of STATE.csv. With --out,\n"
-    "writes the columns time,qpos0..,qvel0..,act0..,sensordata0.. for the initial state and\n"
-    "every K steps (sensors evaluated at that state with the controls of the step starting\n"
-    "there), and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
-    "ctrl0..ctrl{nu-1}: row i is applied before step i, the last row is held to the end.";
+    "writes the columns time,qpos0..,qvel0..,act0..,sensordata0..,reset for the initial state\n"
+    "and every K steps (sensors evaluated at that state with the controls of the step starting\n"
+    "there; reset counts the divergence resets since the previous row), and the resolved\n"
+    "configuration to TRAJ.csv.config.yaml. The rows go to TRAJ.csv.part, renamed to TRAJ.csv\n"
+    "when the run completes. --controls reads columns ctrl0..ctrl{nu-1}: row i is applied\n"
+    "before step i, the last row is held to the end.\n"
+    "--contacts also writes the contacts of every row (point, normal, distance, normal and\n"
+    "friction force) to TRAJ.csv.contacts.csv, one line per contact (docs/cli.md).";
+
+// Set by SIGINT, SIGTERM and SIGHUP (the signal number); the step loop stops at the next step.
+// The handler is reset to the default action after the first signal (SA_RESETHAND), so that a
+// second one ends a run stuck inside a step.
+std::atomic<int> g_stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the stop flag must be lock-free");
+extern "C" void OnStopSignal(int sig) { g_stop_signal.store(sig); }
+
+// Installs OnStopSignal for INT, TERM and HUP for its lifetime.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal.store(0);
+    struct sigaction action {};
+    action.sa_handler = OnStopSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESETHAND;
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &action, &previous_[i]);
+  }
+  ~StopSignals() {
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction previous_[3];
+};
+
+// True when the values hold a NaN or an infinity.
+bool AnyNonFinite(const std::vector<double>& v) {
+  for (double x : v) {
+    if (!std::isfinite(x)) return true;
+  }
+  return false;
+}
 
 // Controls from a CSV file, columns matched to actuators by name.
 struct Controls {
@@ -72,7 +118,13 @@ Controls ReadControls(const std::string& path, const Model& model) {
 // it (as mjref run does); the buffers are sized once, so saving does not allocate.
 struct TrajectoryRow {
   double time = 0;
+  double resets = 0;  // divergence resets since the previous row
   std::vector<double> qpos, qvel, act, sensordata;
+
+  bool HasNonFinite() const {
+    return !std::isfinite(time) || AnyNonFinite(qpos) || AnyNonFinite(qvel) || AnyNonFinite(act) ||
+           AnyNonFinite(sensordata);
+  }
 
   void SaveState(const Data& d) {
     time = d.time;
@@ -110,10 +162,30 @@ long StepCount(const po::variables_map& vm, long steps, double duration, double 
   return kDefaultSteps;
 }
 
-// (final data) => the summary lines about the final state and the warnings raised.
-void PrintFinalState(const Engine& engine, Data& d) {
+// Warnings raised over a whole run. The kernel's counters restart at each divergence reset
+// (ResetData clears them, as MuJoCo's does), so the run adds them up step by step.
+struct WarningTotals {
+  std::array<long, kNumWarnings> count{};
+  long resets = 0;  // steps in which the kernel reset the state (bad qpos, qvel or qacc)
+
+  // Before a step: the kernel's counters start from zero.
+  static void Clear(Data& d) { d.warning_count.fill(0); }
+  // After a step: (kernel counters) => totals; returns the resets of this step.
+  long Add(const Data& d) {
+    long step_resets = 0;
+    for (int w = 0; w < kNumWarnings; ++w) {
+      count[w] += d.warning_count[w];
+      if (w <= static_cast<int>(Warning::kBadQacc)) step_resets += d.warning_count[w];
+    }
+    resets += step_resets;
+    return step_resets;
+  }
+};
+
+// (final data, totals) => the summary lines about the final state and the warnings raised.
+void PrintFinalState(const Engine& engine, Data& d, const WarningTotals& totals) {
   double max_qvel = 0;
-  for (double v : d.qvel) max_qvel = std::max(max_qvel, std::fabs(v));
+  for (double v : d.qvel) max_qvel = std::isnan(v) || std::isnan(max_qvel) ? NAN : std::max(max_qvel, std::fabs(v));
   std::printf("final time: %.9g\n", d.time);
   std::printf("final max|qvel|: %.6g\n", max_qvel);
   if (engine.options().Enabled(kEnableEnergy)) {
@@ -125,11 +197,15 @@ void PrintFinalState(const Engine& engine, Data& d) {
   }
   std::string warnings;
   for (int i = 0; i < kNumWarnings; ++i) {
-    if (d.warning_count[i] == 0) continue;
+    if (totals.count[i] == 0) continue;
     warnings += std::string(warnings.empty() ? "" : ", ") + kWarningNames[i] + " x" +
-                std::to_string(d.warning_count[i]);
+                std::to_string(totals.count[i]);
   }
   std::printf("warnings: %s\n", warnings.empty() ? "none" : warnings.c_str());
+  if (totals.resets > 0) {
+    std::printf("resets: %ld (the state diverged and was reset to qpos0, time restarting at 0; "
+                "the reset column marks the rows after each)\n", totals.resets);
+  }
 }
 
 }  // namespace
@@ -141,6 +217,7 @@ int RunCommand(const std::vector<std::string>& argv) {
   long every = 1;
   std::string controls_path;
   std::string out_path;
+  bool record_contacts = false;
   std::string keyframe, initial_path;
   long long seed = 0;
   double qvel_noise = 0, ctrl_noise = 0;
@@ -166,17 +243,21 @@ int RunCommand(const std::vector<std::string>& argv) {
       ("out", po::value<std::string>(&out_path)->value_name("TRAJ.csv"),
        "write the trajectory (and TRAJ.csv.config.yaml)")
       ("every", po::value<long>(&every)->value_name("K")->default_value(1),
-       "write a row every K steps (after the initial state)");
+       "write a row every K steps (after the initial state)")
+      ("contacts", po::bool_switch(&record_contacts),
+       "with --out: write each row's contacts and forces to TRAJ.csv.contacts.csv");
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
   if (every < 1) throw UsageError("--every must be >= 1");
+  if (record_contacts && out_path.empty()) throw UsageError("--contacts needs --out TRAJ.csv");
   if (vm.count("seed") && seed < 0) throw UsageError("--seed must be >= 0");
   if (!(qvel_noise >= 0) || !std::isfinite(qvel_noise)) throw UsageError("--qvel-noise must be a number >= 0");
   if (!(ctrl_noise >= 0) || !std::isfinite(ctrl_noise)) throw UsageError("--ctrl-noise must be a number >= 0");
   if (ctrl_noise > 0 && !controls_path.empty()) {
     throw UsageError("give either --controls or --ctrl-noise, not both");
   }
+  if (vm.count("out")) CheckOutputPath(out_path, "--out", {args.model, args.config_file, controls_path});
 
   const Config config = BuildConfig(args);
   const std::shared_ptr<const Model> model = LoadModelFile(args.model);
@@ -229,29 +310,58 @@ int RunCommand(const std::vector<std::string>& argv) {
     add("qvel", row.qvel);
     add("act", row.act);
     add("sensordata", row.sensordata);
-    config_path = WriteResolvedConfig(out_path, args.model, engine);
+    writer->AddScalar("reset", [&row] { return row.resets; });
   }
+  std::unique_ptr<ContactCsvWriter> contacts;
+  if (record_contacts) contacts = std::make_unique<ContactCsvWriter>(ContactCsvPath(out_path));
 
   // Only engine.Step is timed, so that the steps/s figure does not include CSV formatting.
   using Clock = std::chrono::steady_clock;
   Clock::duration step_time{};
   const Clock::time_point wall_start = Clock::now();
+  WarningTotals totals;
+  long nan_rows = 0;
+  double pending_resets = 0;  // resets since the last row written
+  auto write_row = [&] {
+    row.resets = pending_resets;
+    pending_resets = 0;
+    nan_rows += row.HasNonFinite();
+    writer->WriteRow();
+  };
+  const StopSignals stop_signals;
   Progress progress(nstep, "gauss run");
-  for (long i = 0; i < nstep; ++i) {
+  long steps_done = 0;
+  for (long i = 0; i < nstep && g_stop_signal.load() == 0; ++i) {
     ApplyControls(controls, i, d);
     if (ctrl_noise > 0) noise.DrawControls(ctrl_noise, d);
     const bool row_due = writer && i % every == 0;
     if (row_due) row.SaveState(d);
+    WarningTotals::Clear(d);
     const Clock::time_point t0 = Clock::now();
     engine.Step(d);
     step_time += Clock::now() - t0;
+    const long step_resets = totals.Add(d);
     if (row_due) {
       row.SaveSensors(d);
-      writer->WriteRow();
+      if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
+      write_row();
     }
+    pending_resets += step_resets;
+    steps_done = i + 1;
     progress.Update(i + 1);
   }
   progress.Finish();
+  if (const int sig = g_stop_signal.load()) {
+    // stopped by INT/TERM/HUP: the part file keeps the whole rows written so far
+    if (writer) writer->CloseIncomplete();
+    std::fprintf(stderr, "gauss run: stopped by %s after %ld of %ld steps%s\n",
+                 sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP", steps_done,
+                 nstep,
+                 writer ? ("; the rows written so far are in " + PartPath(out_path) + " (" +
+                           out_path + " and its configuration were not written)").c_str()
+                        : "");
+    return 128 + sig;
+  }
   if (writer && nstep % every == 0) {
     // the final state is a row too: one forward evaluation gives its sensors (with the
     // controls of the step that would start there; noise is not drawn for it)
@@ -259,9 +369,14 @@ int RunCommand(const std::vector<std::string>& argv) {
     engine.Forward(d);
     row.SaveState(d);
     row.SaveSensors(d);
-    writer->WriteRow();
+    if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
+    write_row();
   }
-  if (writer) writer->Close();
+  if (contacts) contacts->Close();
+  if (writer) {
+    writer->Close();  // TRAJ.csv appears complete, then its configuration
+    config_path = WriteResolvedConfig(out_path, args.model, engine);
+  }
   const double wall = std::chrono::duration<double>(Clock::now() - wall_start).count();
   const double stepping = std::chrono::duration<double>(step_time).count();
 
@@ -278,10 +393,15 @@ int RunCommand(const std::vector<std::string>& argv) {
               engine.options().timestep);
   std::printf("wall time: %.6f s (stepping %.6f s, %.0f steps/s)\n", wall, stepping,
               stepping > 0 ? nstep / stepping : 0.0);
-  PrintFinalState(engine, d);
+  PrintFinalState(engine, d, totals);
   if (writer) {
-    std::printf("output: %s (%d rows)\n", out_path.c_str(), writer->rows());
+    std::printf("output: %s (%d rows", out_path.c_str(), writer->rows());
+    if (nan_rows > 0) std::printf(", %ld with NaN or infinite values", nan_rows);
+    std::printf(")\n");
     std::printf("configuration: %s\n", config_path.c_str());
+  }
+  if (contacts) {
+    std::printf("contacts: %s (%d lines)\n", ContactCsvPath(out_path).c_str(), contacts->contacts());
   }
   return 0;
 }

@@ -82,6 +82,7 @@ int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& c
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, command.usage, desc, true, args, vm)) return 0;
+  CheckOutputPath(out_path, "--out", {args.model, args.config_file, states_path});
 
   const Config config = BuildConfig(args);
   const Engine engine(LoadModelFile(args.model), config);
@@ -92,7 +93,6 @@ int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& c
   const StateTable states(input, m, d, command.with_qacc);
   CsvWriter writer(out_path);
   command.columns(writer, m, d);
-  const std::string config_path = WriteResolvedConfig(out_path, args.model, engine);
 
   Progress progress(static_cast<long>(input.rows.size()), std::string("gauss ") + command.name);
   for (std::size_t r = 0; r < input.rows.size(); ++r) {
@@ -103,7 +103,8 @@ int RunStateRows(const std::vector<std::string>& argv, const StateRowsCommand& c
     progress.Update(static_cast<long>(r + 1));
   }
   progress.Finish();
-  writer.Close();
+  writer.Close();  // OUT.csv appears complete, then its configuration
+  const std::string config_path = WriteResolvedConfig(out_path, args.model, engine);
   std::printf("model: %s (%s)\n", m.name.c_str(), args.model.c_str());
   std::printf("states: %zu\n", input.rows.size());
   std::printf("output: %s (%d rows)\n", out_path.c_str(), writer.rows());

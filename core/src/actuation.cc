@@ -269,6 +269,18 @@ void ActuatorVelocity(const Model& m, Data& d) {
 }
 
 // ctrl => out: MuJoCo 2.2.2 clamps a copy; d.ctrl keeps what the user wrote
+bool ZeroBadControls(const Model& m, Data& d) {
+  for (int a = 0; a < m.nu; ++a) {
+    const double u = d.ctrl[a];
+    if (std::isfinite(u) && std::fabs(u) <= kMaxVal) continue;
+    std::fill(d.ctrl.begin(), d.ctrl.end(), 0.0);
+    ++d.warning_count[static_cast<int>(Warning::kBadCtrl)];
+    d.warning_index[static_cast<int>(Warning::kBadCtrl)] = a;
+    return true;
+  }
+  return false;
+}
+
 void ClampControls(const Model& m, const Data& d, double* out) {
   const bool clamp = !m.opt.Disabled(kDisableClampctrl);
   for (int a = 0; a < m.nu; ++a) {

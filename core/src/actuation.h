@@ -16,6 +16,9 @@ void ActuatorVelocity(const Model& m, Data& d);
 
 // ctrl => out (nu): controls clamped to ctrlrange where limited (unless clampctrl is disabled).
 void ClampControls(const Model& m, const Data& d, double* out);
+// (ctrl) => true, every ctrl zeroed and Warning::kBadCtrl counted (index of the first bad one)
+// when a control is NaN, infinite or beyond kMaxVal, as MuJoCo does; the simulation goes on.
+bool ZeroBadControls(const Model& m, Data& d);
 
 // actuator_force (raw, from the plugins) => (actuator_force clamped to forcerange,
 // qfrc_actuator = moment' force)

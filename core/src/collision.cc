@@ -13,8 +13,10 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gauss/error.h"
+#include "gauss/crash_report.h"
 #include "gauss/math.h"
 
 namespace gauss {
@@ -145,6 +147,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     out = reinterpret_cast<Contact*>(raw);
     std::uninitialized_default_construct_n(out, kMaxContactsPerPair);
   }
+  const PluginCallScope mark("collider", nullptr, "collision detection (narrow phase)");
   const int num = std::min(collider->Collide(m, d, g1, g2, margin, out, kMaxContactsPerPair),
                            kMaxContactsPerPair);
   if (num <= 0) return;
@@ -309,8 +312,20 @@ void CheckCollisionCoverage(const Model& m, const CollisionTable& table,
     example[a][b][1] = g2;
   };
   if (m.opt.collision != CollisionMode::kPair) {
-    for (int g1 = 0; g1 < m.ngeom; ++g1) {
-      for (int g2 = g1 + 1; g2 < m.ngeom; ++g2) check(g1, g2, true);
+    // geoms by type, so that only the type pairs no collider covers are searched (every pair of
+    // a large model would make loading quadratic); the search stops at the first example
+    std::vector<std::vector<int>> of_type(kNumGeomTypes);
+    for (int g = 0; g < m.ngeom; ++g) of_type[static_cast<int>(m.geom_type[g])].push_back(g);
+    for (int a = 0; a < kNumGeomTypes; ++a) {
+      for (int b = a; b < kNumGeomTypes; ++b) {
+        if (table.pair[a][b] || of_type[a].empty() || of_type[b].empty()) continue;
+        if (UnsupportedTypePair(static_cast<GeomType>(a), static_cast<GeomType>(b))) continue;
+        for (std::size_t i = 0; i < of_type[a].size() && !missing[a][b]; ++i) {
+          for (std::size_t j = a == b ? i + 1 : 0; j < of_type[b].size() && !missing[a][b]; ++j) {
+            check(of_type[a][i], of_type[b][j], true);
+          }
+        }
+      }
     }
   }
   if (m.opt.collision != CollisionMode::kDynamic) {

@@ -11,6 +11,7 @@
 #include "data_alloc.h"
 #include "engine_plugins.h"
 #include "gauss/actuator.h"
+#include "gauss/crash_report.h"
 #include "gauss/error.h"
 #include "gauss/integrate.h"
 #include "gauss/integrator.h"
@@ -105,13 +106,15 @@ void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
   const Model& m = *model_;
   ArenaScope scope(d.arena);
 
-  // 19. actuation [plugin: ActuatorDynamics]
+  // 19. actuation [plugin: ActuatorDynamics]; bad controls are zeroed first (MuJoCo's rule)
+  ZeroBadControls(m, d);
   std::fill(d.act_dot.begin(), d.act_dot.end(), 0.0);
   std::fill(d.actuator_force.begin(), d.actuator_force.end(), 0.0);
   if (m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
     double* ctrl = d.arena.Doubles(m.nu);
     ClampControls(m, d, ctrl);
     for (const auto& group : plugins_->actuator_groups) {
+      const PluginCallScope mark("actuator", nullptr, "actuation");
       group.plugin->Compute(m, d, ctrl, group.ids.data(), static_cast<int>(group.ids.size()));
     }
   }
@@ -143,6 +146,7 @@ void Engine::SolveConstraints(Data& d) const {
   } else {
     const FactoredInertia ops(m, d);
     const ConstraintProblem problem = MakeProblem(m, d, ops);
+    const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
     const SolverResult result = plugins_->solver.instance->Solve(
         problem, d, d.qacc.data(), d.efc_force.data(), d.solver_trace.data());
     d.solver_iter = result.iterations;
@@ -187,6 +191,7 @@ void Engine::StepSkip(Data& d, Stage skip, bool skip_sensors) const {
   ForwardSkip(d, reset ? Stage::kNone : skip, skip_sensors);  //  2-22
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);  // 24.
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
+  const PluginCallScope mark("integrator", plugins_->integrator.info.name.c_str(), "integration");
   plugins_->integrator.instance->Integrate(*this, d);        // 25. [plugin: Integrator]
 }
 
@@ -204,6 +209,7 @@ void Engine::Step2(Data& d) const {
   AccelerationStage(d, false);
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);
+  const PluginCallScope mark("integrator", plugins_->integrator.info.name.c_str(), "integration");
   plugins_->integrator.instance->Integrate(*this, d);
 }
 

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gauss/crash_report.h"
 #include "gauss/math.h"
 
 namespace gauss {
@@ -113,6 +114,7 @@ void EvaluateSensors(const Model& m, Data& d, Stage stage, const std::vector<Sen
   for (const SensorGroup& group : groups) {
     const std::vector<int>& ids = group.ids[slot];
     if (ids.empty()) continue;
+    const PluginCallScope mark("sensor", nullptr, "sensor evaluation");
     group.plugin->Evaluate(m, d, stage, ids.data(), static_cast<int>(ids.size()));
     any = true;
   }

@@ -44,8 +44,9 @@ TEST(CliRun, HeaderAndOneRowPerStep) {
   const Csv traj = RunTrajectory("--steps 10");
   EXPECT_EQ(traj.header,
             (std::vector<std::string>{"time", "qpos0", "qpos1", "qvel0", "qvel1", "sensordata0",
-                                      "sensordata1", "sensordata2"}));
+                                      "sensordata1", "sensordata2", "reset"}));
   ASSERT_EQ(traj.rows.size(), 11u);  // initial state + 10 steps
+  for (int i = 0; i <= 10; ++i) EXPECT_EQ(traj.At(i, "reset"), 0);  // no divergence
   for (int i = 0; i <= 10; ++i) EXPECT_NEAR(traj.At(i, "time"), i * kTimestep, 1e-12);
   // the initial row is the reference configuration at rest
   EXPECT_EQ(traj.At(0, "qpos0"), 0);
@@ -140,7 +141,7 @@ TEST(CliRun, ControlsApplyRowIBeforeStepIAndHoldTheLastRow) {
   EXPECT_NE(pulse.At(6, "sensordata0"), 0);
   // a negative push turns the other way
   const std::string neg = WriteScratch("neg.csv", "ctrl0\n-2\n");
-  EXPECT_LT(RunTrajectory("--steps 3 --controls " + Q(neg), "neg.csv").At(3, "qvel0"), 0);
+  EXPECT_LT(RunTrajectory("--steps 3 --controls " + Q(neg), "neg_traj.csv").At(3, "qvel0"), 0);
 }
 
 TEST(CliForward, QaccColumnsMatchOneEulerStep) {

@@ -66,6 +66,11 @@ class PluginRegistry {
     return out;
   }
 
+  // Every file on the search path that was skipped, as "file: why" (not a shared object, not a
+  // Gauss plugin, crashed or hung while being loaded in a probe process, ...). Files refused
+  // while loading are included once List() or CreateRaw has tried them.
+  std::vector<std::string> Skipped();
+
   // Names of the plugins of one kind that were found (for error messages and help).
   std::vector<std::string> Names(PluginKind kind);
 

@@ -126,10 +126,11 @@ enum class Warning : int {
   kContactFull = 3,
   kConstraintFull = 4,
   kInertia = 5,
+  kBadCtrl = 6,  // a control was NaN, infinite or beyond kMaxVal: every control was zeroed
 };
-inline constexpr int kNumWarnings = 6;
+inline constexpr int kNumWarnings = 7;
 inline constexpr const char* kWarningNames[kNumWarnings] = {
     "bad qpos", "bad qvel", "bad qacc", "contact buffer full", "constraint buffer full",
-    "inertia matrix not positive definite"};
+    "inertia matrix not positive definite", "bad ctrl (controls zeroed)"};
 
 }  // namespace gauss

@@ -16,6 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "config_values.h"
+#include "gauss/input_file.h"
 #include "gauss/error.h"
 
 namespace gauss {
@@ -288,11 +289,11 @@ Config LoadConfigFile(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) {
     throw Error(ErrorLocation{path, 0, "", ""}, "is a directory, expected a YAML configuration file");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open configuration file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  Config config = ParseConfig(text.str(), path);
+  std::string text, reason;
+  if (!ReadInputFile(path, &text, &reason)) {
+    throw Error(ErrorLocation{path, 0, "", ""}, "cannot read configuration file: " + reason);
+  }
+  Config config = ParseConfig(text, path);
   // Plugin directories written in a file are relative to that file, so that a configuration
   // and its plugins can be moved together.
   const std::filesystem::path base = std::filesystem::absolute(path).parent_path();

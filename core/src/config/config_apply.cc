@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "config_values.h"
+#include "options_check.h"
 #include "gauss/config.h"
 #include "gauss/error.h"
 
@@ -205,6 +206,8 @@ void ApplyConfig(const Config& config, Options& options) {
     options.iterations = *config.iterations;
   }
   if (config.tolerance) options.tolerance = *config.tolerance;
+  const OptionProblem problem = CheckOptions(options);  // the same checks as MJCF <option>
+  if (problem.field) throw Error("configuration: " + problem.message);
   if (config.cone) options.cone = *config.cone;
   if (config.jacobian) options.jacobian = *config.jacobian;
   if (config.gravity) options.gravity = *config.gravity;

@@ -31,7 +31,8 @@ std::vector<std::string> Tokens(const std::string& s) {
   return out;
 }
 
-// Parses one decimal number token; throws a located error when it is not one.
+// Parses one decimal number token; throws a located error when it is not one, when it is not
+// finite (nan, inf) or beyond the range of double.
 double ParseNumber(const XmlElement& e, const std::string& attr, const std::string& tok) {
   bool bad = tok.find_first_of("xXpP") != std::string::npos ||
              tok.find("nan") != std::string::npos || tok.find("NAN") != std::string::npos ||
@@ -44,6 +45,9 @@ double ParseNumber(const XmlElement& e, const std::string& attr, const std::stri
   }
   if (errno == ERANGE && std::isinf(v)) {
     throw Error(e.Where(attr), "'" + tok + "' is out of the range of double");
+  }
+  if (!std::isfinite(v)) {  // "inf", "infinity": every MJCF number must be finite, like NaN
+    throw Error(e.Where(attr), "'" + tok + "' is not a finite number");
   }
   return v;
 }

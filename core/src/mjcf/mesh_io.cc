@@ -2,6 +2,8 @@
 // name, the line (text formats) and what was expected.
 #include "mjcf/mesh_io.h"
 
+#include "gauss/input_file.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -202,11 +204,10 @@ void ReadMeshFile(const std::string& path, const ErrorLocation& where, MeshGeome
   if (!stl && !obj) {
     throw Error(where, "mesh file '" + path + "': unknown file type (expected .stl or .obj)");
   }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw Error(where, "mesh file '" + path + "' could not be opened");
-  std::ostringstream buffer;
-  buffer << file.rdbuf();
-  const std::string bytes = buffer.str();
+  std::string bytes, reason;
+  if (!ReadInputFile(path, &bytes, &reason)) {
+    throw Error(where, "mesh file '" + path + "' could not be opened: " + reason);
+  }
 
   if (obj) {
     ReadObj(bytes, path, where, mesh);

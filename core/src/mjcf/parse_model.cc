@@ -7,6 +7,7 @@
 #include "mjcf/attributes.h"
 #include "mjcf/orientation.h"
 #include "mjcf/parser.h"
+#include "options_check.h"
 
 namespace gauss::mjcf {
 namespace {
@@ -95,6 +96,9 @@ void ReadOption(const XmlElement& e, Options* o) {
     NotSupported(e, "noslip post-processing (noslip_iterations > 0)", "noslip_iterations");
   }
   ReadInt(e, "mpr_iterations", &o->ccd_iterations);
+  // the one validation every source of options goes through (options_check.h)
+  const OptionProblem problem = CheckOptions(*o);
+  if (problem.field) throw Error(e.Where(problem.field), problem.message);
 
   for (const XmlElement& flag : e.children) {
     for (int i = 0; i < kNumDisableBits; ++i) {
@@ -122,6 +126,19 @@ void ReadSize(const XmlElement& e, SizeSpec* s) {
     ReadInt(e, a, &unused);
   }
   if (s->nkey < 0) throw Error(e.Where("nkey"), "must not be negative");
+  // buffers sized from these are allocated per Data: values that can only exhaust memory are
+  // refused (documented maxima, docs/mjcf.md)
+  const struct {
+    const char* attr;
+    int value, max;
+  } limits[] = {{"njmax", s->njmax, kMaxConstraintRows}, {"nconmax", s->nconmax, kMaxContacts},
+                {"nkey", s->nkey, kMaxKeyframes}};
+  for (const auto& l : limits) {
+    if (l.value > l.max) {
+      throw Error(e.Where(l.attr), std::to_string(l.value) + " is beyond the limit of " +
+                                       std::to_string(l.max));
+    }
+  }
 }
 
 // (<statistic>) => (statistic spec)

@@ -12,6 +12,7 @@
 #include "mjcf/xml_tree.h"
 
 #include "mjcf/xml_syntax.h"
+#include "gauss/input_file.h"
 
 #include <tinyxml2.h>
 
@@ -41,26 +42,10 @@ std::string FolderOf(const std::string& path) {
   return fs::path(path).parent_path().string();
 }
 
-// Reads a whole file into `text`; returns false (with a reason) when it cannot be opened.
+// Reads a whole file into `text`; returns false (with a reason) when it is not a regular file
+// within the input size limit or cannot be opened (gauss/input_file.h).
 bool ReadWholeFile(const std::string& path, std::string* text, std::string* reason) {
-  std::error_code ec;
-  if (!fs::exists(fs::path(path), ec)) {
-    *reason = "file not found";
-    return false;
-  }
-  if (fs::is_directory(fs::path(path), ec)) {
-    *reason = "is a directory, not a file";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *reason = "cannot open the file for reading";
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *text = buffer.str();
-  return true;
+  return ReadInputFile(path, text, reason);
 }
 
 // The tinyxml2 errors the tag scan cannot explain (bad entities, text outside the root, ...).

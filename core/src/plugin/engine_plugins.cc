@@ -10,14 +10,32 @@ namespace {
 
 // True when geoms of two different bodies could be asked to collide (contype/conaffinity).
 bool HasCollidableGeomPair(const Model& m) {
-  for (int g1 = 0; g1 < m.ngeom; ++g1) {
-    for (int g2 = g1 + 1; g2 < m.ngeom; ++g2) {
-      if (m.geom_bodyid[g1] == m.geom_bodyid[g2]) continue;
-      if ((m.geom_contype[g1] & m.geom_conaffinity[g2]) ||
-          (m.geom_contype[g2] & m.geom_conaffinity[g1])) {
-        return true;
-      }
+  // O(32 ngeom) instead of every pair: for each contype/conaffinity bit, the first two distinct
+  // bodies with a geom having it set; two geoms on different bodies share the bit unless both
+  // lists hold the same single body
+  constexpr int kNone = -1;
+  int type_body[32][2], affinity_body[32][2];
+  for (int k = 0; k < 32; ++k) {
+    type_body[k][0] = type_body[k][1] = affinity_body[k][0] = affinity_body[k][1] = kNone;
+  }
+  auto note = [](int* bodies, int body) {
+    if (bodies[0] == kNone) {
+      bodies[0] = body;
+    } else if (bodies[0] != body && bodies[1] == kNone) {
+      bodies[1] = body;
     }
+  };
+  for (int g = 0; g < m.ngeom; ++g) {
+    for (int k = 0; k < 32; ++k) {
+      if (m.geom_contype[g] & (1u << k)) note(type_body[k], m.geom_bodyid[g]);
+      if (m.geom_conaffinity[g] & (1u << k)) note(affinity_body[k], m.geom_bodyid[g]);
+    }
+  }
+  for (int k = 0; k < 32; ++k) {
+    const int* t = type_body[k];
+    const int* a = affinity_body[k];
+    if (t[0] == kNone || a[0] == kNone) continue;
+    if (t[1] != kNone || a[1] != kNone || t[0] != a[0]) return true;
   }
   return m.npair > 0;
 }

@@ -25,6 +25,7 @@
 #include <utility>
 
 #include "elf_symbols.h"
+#include "plugin_probe.h"
 #include "gauss/error.h"
 
 namespace gauss {
@@ -56,13 +57,17 @@ LibraryStore& Store() {
   return *store;
 }
 
-// (file) => the loaded library, loading it on first use. Throws gauss::Error when the dynamic
-// loader refuses the file (missing dependency, undefined symbol, wrong architecture).
-std::shared_ptr<boost::dll::shared_library> LoadLibrary(const std::string& file) {
+// (file, its entry symbols) => the loaded library, loading it on first use after a probe in a
+// child process (plugin_probe.h). Throws gauss::Error when the probe crashed or hung, or when
+// the dynamic loader refuses the file (missing dependency, undefined symbol, architecture).
+std::shared_ptr<boost::dll::shared_library> LoadLibrary(const std::string& file,
+                                                        const std::vector<std::string>& symbols) {
   LibraryStore& store = Store();
   std::lock_guard<std::mutex> lock(store.mutex);
   auto it = store.libraries.find(file);
   if (it != store.libraries.end()) return it->second;
+  const ProbeResult probe = ProbePluginLibrary(file, symbols);
+  if (!probe.ok) throw Error("cannot load plugin library " + file + ": " + probe.reason);
   auto library = std::make_shared<boost::dll::shared_library>();
   try {
     // rtld_now: an unresolved symbol is reported here, with the file name, instead of
@@ -167,6 +172,7 @@ struct PluginRegistry::Impl {
   void ScanFile(const fs::path& file);
   std::vector<std::string> DirectoryLines() const;
   std::vector<std::string> NamesOf(PluginKind kind) const;
+  std::vector<std::string> SymbolsOf(const std::string& file) const;
   std::string NotFoundMessage(PluginKind kind, const std::string& name) const;
 };
 
@@ -307,6 +313,15 @@ std::vector<std::string> PluginRegistry::Impl::NamesOf(PluginKind kind) const {
   return {names.begin(), names.end()};
 }
 
+// (candidates) => the entry symbols ("gauss_<kind>_<name>") exported by one file.
+std::vector<std::string> PluginRegistry::Impl::SymbolsOf(const std::string& file) const {
+  std::vector<std::string> out;
+  for (const Candidate& c : candidates) {
+    if (c.file == file) out.push_back(SymbolPrefix(c.kind) + c.name);
+  }
+  return out;
+}
+
 namespace {
 
 // Levenshtein distance between a and b (insertions, deletions, substitutions).
@@ -410,6 +425,7 @@ std::vector<std::string> PluginRegistry::Names(PluginKind kind) {
 std::unique_ptr<Plugin> PluginRegistry::CreateRaw(PluginKind kind, const std::string& name,
                                                   PluginInfo* info) {
   std::string file;
+  std::vector<std::string> symbols;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     if (!impl_->scanned) impl_->Scan();
@@ -427,8 +443,9 @@ std::unique_ptr<Plugin> PluginRegistry::CreateRaw(PluginKind kind, const std::st
       throw Error(message);
     }
     file = files.front();
+    symbols = impl_->SymbolsOf(file);
   }
-  std::shared_ptr<boost::dll::shared_library> library = LoadLibrary(file);
+  std::shared_ptr<boost::dll::shared_library> library = LoadLibrary(file, symbols);
   const EntryCheck check = CheckEntry(*library, file, kind, name);
   if (!check.entry) throw Error(check.message);
   const PluginEntry& entry = *check.entry;
@@ -455,11 +472,14 @@ std::unique_ptr<Plugin> PluginRegistry::CreateRaw(PluginKind kind, const std::st
 // description; loads each library that is not a duplicate, never throws for a bad one.
 std::vector<PluginInfo> PluginRegistry::List() {
   std::vector<Impl::Candidate> candidates;
+  std::map<std::string, std::vector<std::string>> symbols;  // of each file
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     if (!impl_->scanned) impl_->Scan();
     candidates = impl_->candidates;
+    for (const Impl::Candidate& c : candidates) symbols[c.file] = impl_->SymbolsOf(c.file);
   }
+  std::set<std::string> refused_files;  // files that could not be loaded (listed once)
   std::vector<PluginInfo> out;
   for (const Impl::Candidate& c : candidates) {
     PluginInfo info{c.kind, c.name, c.file, "", ""};
@@ -473,7 +493,8 @@ std::vector<PluginInfo> PluginRegistry::List() {
       info.description = "REFUSED: duplicate, also exported by " + duplicate;
     } else {
       try {
-        const EntryCheck check = CheckEntry(*LoadLibrary(c.file), c.file, c.kind, c.name);
+        const EntryCheck check =
+            CheckEntry(*LoadLibrary(c.file, symbols[c.file]), c.file, c.kind, c.name);
         if (check.entry) {
           info.version = OrEmpty(check.entry->version);
           info.description = OrEmpty(check.entry->description);
@@ -482,6 +503,13 @@ std::vector<PluginInfo> PluginRegistry::List() {
         }
       } catch (const Error& e) {
         info.description = std::string("REFUSED: ") + e.what();
+        if (refused_files.insert(c.file).second) {
+          std::lock_guard<std::mutex> lock(impl_->mutex);
+          const std::string prefix = "cannot load plugin library " + c.file + ": ";
+          std::string reason = e.what();
+          if (reason.compare(0, prefix.size(), prefix) == 0) reason.erase(0, prefix.size());
+          impl_->rejected.push_back({c.file, reason});
+        }
       }
     }
     out.push_back(std::move(info));
@@ -494,9 +522,23 @@ std::vector<PluginInfo> PluginRegistry::List() {
   return out;
 }
 
-// (file) => a handle sharing the process-wide, never-unloaded library.
+// (scan, and the loads of List) => "file: reason" for every file skipped.
+std::vector<std::string> PluginRegistry::Skipped() {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (!impl_->scanned) impl_->Scan();
+  std::vector<std::string> out;
+  for (const Impl::Rejected& r : impl_->rejected) out.push_back(r.file + ": " + r.reason);
+  return out;
+}
+
+// (file) => a handle sharing the process-wide, never-unloaded library (loaded by CreateRaw).
 std::shared_ptr<void> PluginRegistry::LibraryHandle(const std::string& file) {
-  return LoadLibrary(file);
+  std::vector<std::string> symbols;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    symbols = impl_->SymbolsOf(file);
+  }
+  return LoadLibrary(file, symbols);
 }
 
 }  // namespace gauss

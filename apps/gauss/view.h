@@ -1,0 +1,30 @@
+// `gauss view`: the browser viewer (docs/viewer.md). The page is one HTML file holding the
+// bundled page script (viewer/, inlined into the gauss binary at build time) and the scene
+// JSON (view_scene.h), so it opens offline.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "view_scene.h"
+
+namespace gauss::cli {
+
+// True when this gauss was built with the page script (CMake found npm).
+bool ViewerAvailable();
+
+// (page title, scene JSON) => the self-contained HTML page. Throws gauss::Error when the
+// viewer was not built (ViewerAvailable() is false).
+std::string ViewerPageHtml(const std::string& title, const std::string& scene_json);
+
+// (model file, configuration, trajectories) => writes the page to `out_path`; throws
+// gauss::Error on bad input (file, line, column) or when the page cannot be written.
+void WriteViewerPage(const std::string& model_path, const Config& config,
+                     const std::vector<ViewTrajectory>& trajectories, const std::string& out_path);
+
+// `gauss view MODEL --serve PORT`: serves the page on `bind`:`port` (port 0: any free port,
+// printed on stdout) and simulates live until the process is stopped (view_serve.cc).
+int ServeViewer(const CommonArgs& args, const std::string& bind, int port);
+
+}  // namespace gauss::cli

@@ -1,0 +1,152 @@
+// `gauss run --contacts` and `gauss view --out` through the built binary: the contacts file
+// (columns, physics of a resting box), the page's embedded scene and the errors for bad input.
+// The page itself is exercised in a real browser by tests/viewer (label "browser").
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include <yaml-cpp/yaml.h>
+
+#include "cli_harness.h"
+#include "support/test_support.h"
+
+namespace gauss::test {
+namespace {
+
+std::string Q(const std::string& path) { return "'" + path + "'"; }
+
+#ifdef GAUSS_HAVE_VIEWER
+constexpr bool kHaveViewer = true;
+#else
+constexpr bool kHaveViewer = false;  // no npm at configure time: gauss cannot write pages
+#endif
+
+// The scene JSON that `gauss view` puts into the page (JSON is YAML, so yaml-cpp reads it).
+YAML::Node PageScene(const std::string& html) {
+  const std::string open = "<script id=\"gauss-scene\" type=\"application/json\">";
+  const std::size_t begin = html.find(open);
+  EXPECT_NE(begin, std::string::npos) << "no scene in the page";
+  if (begin == std::string::npos) return YAML::Node();
+  const std::size_t end = html.find("</script>", begin);
+  return YAML::Load(html.substr(begin + open.size(), end - begin - open.size()));
+}
+
+// sliding_box.xml: a 1 kg box starts resting on the floor (no keyframe in `gauss run`). Once
+// settled, the normal forces of its contacts carry its weight, along the floor's +z normal,
+// with no friction force.
+TEST(CliRunContacts, RestingBoxContactsCarryItsWeight) {
+  const std::string out = ScratchDir() + "/box.csv";
+  const CliResult r = RunGauss("run " + Q(RepoModel("sliding_box.xml")) +
+                               " --duration 1 --every 50 --out " + Q(out) + " --contacts");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("contacts: " + out + ".contacts.csv"), std::string::npos) << r.out;
+  const Csv traj = ReadCsvFile(out);
+  const Csv contacts = ReadCsvFile(out + ".contacts.csv");
+  EXPECT_EQ(contacts.header,
+            (std::vector<std::string>{"row", "time", "geom1", "geom2", "pos0", "pos1", "pos2",
+                                      "normal0", "normal1", "normal2", "dist", "force_normal",
+                                      "force_tangent"}));
+  std::map<int, double> weight_carried;  // row => sum of normal forces
+  for (std::size_t i = 0; i < contacts.rows.size(); ++i) {
+    const int row = static_cast<int>(contacts.At(i, "row"));
+    ASSERT_GE(row, 0);
+    ASSERT_LT(row, static_cast<int>(traj.rows.size()));
+    EXPECT_EQ(contacts.At(i, "time"), traj.At(row, "time"));
+    EXPECT_EQ(contacts.At(i, "geom1"), 0);  // floor
+    EXPECT_EQ(contacts.At(i, "geom2"), 1);  // box
+    EXPECT_NEAR(contacts.At(i, "normal2"), 1, 1e-12);
+    EXPECT_NEAR(contacts.At(i, "pos2"), 0, 1e-3);
+    EXPECT_GE(contacts.At(i, "force_normal"), 0);
+    EXPECT_NEAR(contacts.At(i, "force_tangent"), 0, 1e-6);
+    weight_carried[row] += contacts.At(i, "force_normal");
+  }
+  const int last = static_cast<int>(traj.rows.size()) - 1;
+  ASSERT_TRUE(weight_carried.count(last)) << "no contacts in the last row";
+  EXPECT_NEAR(weight_carried[last], 9.81, 1e-3 * 9.81);
+}
+
+TEST(CliRunContacts, NeedsOut) {
+  const CliResult r = RunGauss("run " + Q(RepoModel("sliding_box.xml")) + " --steps 2 --contacts");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--contacts needs --out"), std::string::npos) << r.err;
+}
+
+// The page holds the model and one frame per trajectory row (poses of every body but the world),
+// the legend's configuration summary and the recorded contacts.
+TEST(CliView, PageEmbedsModelTrajectoryAndContacts) {
+  if (!kHaveViewer) GTEST_SKIP() << "gauss was built without the viewer (no npm)";
+  const std::string dir = ScratchDir();
+  const CliResult run = RunGauss("run " + Q(RepoModel("pile.xml")) + " --duration 0.6 --every 20 --out " +
+                                 Q(dir + "/pile.csv") + " --contacts --set solver=pgs");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const CliResult view = RunGauss("view " + Q(RepoModel("pile.xml")) + " --traj " + Q(dir + "/pile.csv") +
+                                  " --out " + Q(dir + "/page.html"));
+  ASSERT_EQ(view.status, 0) << view.err;
+  const std::string html = ReadFile(dir + "/page.html");
+  EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
+  EXPECT_EQ(html.find("src="), std::string::npos) << "the page must not load other files";
+  const YAML::Node scene = PageScene(html);
+  ASSERT_TRUE(scene["model"]) << "scene JSON not readable";
+  EXPECT_EQ(scene["model"]["name"].as<std::string>(), "pile");
+  const int nbody = static_cast<int>(scene["model"]["bodies"].size());
+  EXPECT_EQ(nbody, 6);  // world + 5 bodies
+  EXPECT_EQ(scene["model"]["geoms"].size(), 9u);  // floor, ramp, 2 boxes, capsule, ball, dumbbell (3)
+  const Csv traj = ReadCsvFile(dir + "/pile.csv");
+  const Csv contacts = ReadCsvFile(dir + "/pile.csv.contacts.csv");
+  const YAML::Node t = scene["trajectories"][0];
+  EXPECT_EQ(t["label"].as<std::string>(), "pile.csv");
+  EXPECT_NE(t["summary"].as<std::string>().find("solver=pgs"), std::string::npos);
+  ASSERT_EQ(t["time"].size(), traj.rows.size());
+  EXPECT_EQ(t["poses"].size(), traj.rows.size() * 7 * (nbody - 1));
+  EXPECT_EQ(t["contacts"].size(), contacts.rows.size() * 9);
+  // Body 4 (the ball, free joint qpos21..27) at the last row: position and orientation.
+  const int last = static_cast<int>(traj.rows.size()) - 1;
+  for (int k = 0; k < 7; ++k) {
+    const double drawn = t["poses"][7 * (nbody - 1) * last + 7 * 3 + k].as<double>();
+    EXPECT_NEAR(drawn, traj.At(last, "qpos" + std::to_string(21 + k)), 1e-6) << k;
+  }
+}
+
+TEST(CliView, Errors) {
+  const std::string dir = ScratchDir();
+  ASSERT_EQ(RunGauss("run " + Q(RepoModel("pile.xml")) + " --steps 2 --out " + Q(dir + "/pile.csv")).status, 0);
+  const std::string pendulum = Q(RepoModel("pendulum.xml"));
+  // a trajectory of another model
+  CliResult r = RunGauss("view " + pendulum + " --traj " + Q(dir + "/pile.csv") + " --out " + Q(dir + "/p.html"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(dir + "/pile.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("qpos"), std::string::npos) << r.err;
+  // a missing trajectory file
+  r = RunGauss("view " + pendulum + " --traj " + Q(dir + "/none.csv") + " --out " + Q(dir + "/p.html"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("none.csv"), std::string::npos) << r.err;
+  // neither or both outputs
+  EXPECT_EQ(RunGauss("view " + pendulum).status, 2);
+  EXPECT_EQ(RunGauss("view " + pendulum + " --out " + Q(dir + "/p.html") + " --serve 0").status, 2);
+  EXPECT_EQ(RunGauss("view " + pendulum + " --serve 70000").status, 2);
+  r = RunGauss("view " + pendulum + " --serve 0 --bind not-an-address");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("not-an-address"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/p.html"));
+}
+
+// `gauss experiment` with traces writes a page per model that plays each run, named in the
+// legend by its sweep point.
+TEST(CliView, ExperimentWritesAViewerPage) {
+  if (!kHaveViewer) GTEST_SKIP() << "gauss was built without the viewer (no npm)";
+  const std::string dir = ScratchDir() + "/exp";
+  const CliResult r = RunGauss("experiment " + Q(RepoModel("../config/experiments/friction_cone.yaml")) +
+                               " --out " + Q(dir) + " --duration 0.05 --no-plots -j 1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = dir + "/viewer_sliding_box.html";
+  ASSERT_TRUE(std::filesystem::exists(page)) << r.out;
+  const YAML::Node scene = PageScene(ReadFile(page));
+  ASSERT_EQ(scene["trajectories"].size(), 6u);  // 2 cones x 3 solvers
+  EXPECT_EQ(scene["trajectories"][0]["label"].as<std::string>().rfind("run 0: ", 0), 0u);
+  EXPECT_NE(scene["trajectories"][0]["summary"].as<std::string>().find("cone=pyramidal"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gauss::test
