@@ -98,7 +98,7 @@ Violation MeasureViolation(const Data& d) {
   Violation v;
   for (int c = 0; c < d.ncon; ++c) v.penetration = std::max(v.penetration, -d.contact[c].dist);
   for (int r = 0; r < d.nefc; ++r) {
-    const auto type = static_cast<ConstraintType>(d.efc_type[r]);
+    const ConstraintType type = d.efc_type[r];
     if (type == ConstraintType::kEquality) {
       v.equality = std::max(v.equality, std::fabs(d.efc_pos[r]));
     } else if (type == ConstraintType::kLimitJoint || type == ConstraintType::kLimitTendon) {

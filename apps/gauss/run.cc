@@ -16,6 +16,7 @@
 #include "csv.h"
 #include "gauss/error.h"
 #include "noise.h"
+#include "profile_table.h"
 #include "progress.h"
 #include "state_table.h"
 
@@ -28,6 +29,7 @@ const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
     "                 [--keyframe K] [--initial STATE.csv] [--seed S] [--qvel-noise Q]\n"
     "                 [--ctrl-noise SIGMA] [--out TRAJ.csv [--contacts]] [--every K]\n"
+    "                 [--profile]\n"
     "                 [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity), or from a\n"
     "keyframe and/or the first row of STATE.csv. With --out,\n"
@@ -38,7 +40,9 @@ const char* kUsage =
     "when the run completes. --controls reads columns ctrl0..ctrl{nu-1}: row i is applied\n"
     "before step i, the last row is held to the end.\n"
     "--contacts also writes the contacts of every row (point, normal, distance, normal and\n"
-    "friction force) to TRAJ.csv.contacts.csv, one line per contact (docs/cli.md).";
+    "friction force) to TRAJ.csv.contacts.csv, one line per contact (docs/cli.md).\n"
+    "--profile adds the constraint solver's iteration statistics and the time of every stage\n"
+    "and plugin to the summary.";
 
 // Set by SIGINT, SIGTERM and SIGHUP (the signal number); the step loop stops at the next step.
 // The handler is reset to the default action after the first signal (SA_RESETHAND), so that a
@@ -182,6 +186,35 @@ struct WarningTotals {
   }
 };
 
+
+// Constraint solver statistics over the steps of a run: iterations per step, and the cost,
+// gradient and improvement of the last iteration of the last step that iterated.
+struct SolverStats {
+  long steps = 0, iterating = 0;  // steps seen, steps with at least one iteration
+  long iter_sum = 0;
+  int iter_max = 0;
+  SolverIteration last;
+
+  void Add(const Data& d) {
+    ++steps;
+    if (d.solver_iter <= 0) return;
+    ++iterating;
+    iter_sum += d.solver_iter;
+    iter_max = std::max(iter_max, d.solver_iter);
+    last = d.solver_trace[d.solver_iter - 1];
+  }
+  void Print() const {
+    std::printf("solver iterations: mean %.3g over %ld steps with constraints (of %ld), max %d\n",
+                iterating > 0 ? static_cast<double>(iter_sum) / iterating : 0.0, iterating, steps,
+                iter_max);
+    if (iterating > 0) {
+      std::printf("solver last iteration: cost %.9g, gradient %.3g, improvement %.3g\n",
+                  last.cost, last.gradient, last.improvement);
+    }
+  }
+};
+
+
 // (final data, totals) => the summary lines about the final state and the warnings raised.
 void PrintFinalState(const Engine& engine, Data& d, const WarningTotals& totals) {
   double max_qvel = 0;
@@ -215,6 +248,7 @@ int RunCommand(const std::vector<std::string>& argv) {
   long steps = 0;
   double duration = 0;
   long every = 1;
+  bool profile = false;
   std::string controls_path;
   std::string out_path;
   bool record_contacts = false;
@@ -245,7 +279,9 @@ int RunCommand(const std::vector<std::string>& argv) {
       ("every", po::value<long>(&every)->value_name("K")->default_value(1),
        "write a row every K steps (after the initial state)")
       ("contacts", po::bool_switch(&record_contacts),
-       "with --out: write each row's contacts and forces to TRAJ.csv.contacts.csv");
+       "with --out: write each row's contacts and forces to TRAJ.csv.contacts.csv")
+      ("profile", po::bool_switch(&profile),
+       "print solver iteration statistics and the time of every stage and plugin");
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
@@ -293,6 +329,8 @@ int RunCommand(const std::vector<std::string>& argv) {
   }
   NoiseSource noise(static_cast<std::uint64_t>(seed));
   noise.PerturbQvel(qvel_noise, d);
+  d.profile.enabled = profile;
+  SolverStats solver_stats;
 
   TrajectoryRow row;  // before the writer, whose columns read it
   std::unique_ptr<CsvWriter> writer;
@@ -341,6 +379,7 @@ int RunCommand(const std::vector<std::string>& argv) {
     engine.Step(d);
     step_time += Clock::now() - t0;
     const long step_resets = totals.Add(d);
+    if (profile) solver_stats.Add(d);
     if (row_due) {
       row.SaveSensors(d);
       if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);
@@ -362,6 +401,8 @@ int RunCommand(const std::vector<std::string>& argv) {
                         : "");
     return 128 + sig;
   }
+  // before the evaluations below, which are not steps
+  const std::string profile_table = profile ? ProfileTable(engine, d) : "";
   if (writer && nstep % every == 0) {
     // the final state is a row too: one forward evaluation gives its sensors (with the
     // controls of the step that would start there; noise is not drawn for it)
@@ -394,6 +435,10 @@ int RunCommand(const std::vector<std::string>& argv) {
   std::printf("wall time: %.6f s (stepping %.6f s, %.0f steps/s)\n", wall, stepping,
               stepping > 0 ? nstep / stepping : 0.0);
   PrintFinalState(engine, d, totals);
+  if (profile) {
+    solver_stats.Print();
+    std::printf("profile:\n%s", profile_table.c_str());
+  }
   if (writer) {
     std::printf("output: %s (%d rows", out_path.c_str(), writer->rows());
     if (nan_rows > 0) std::printf(", %ld with NaN or infinite values", nan_rows);

@@ -28,8 +28,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gauss/crash_report.h"
 #include "gauss/math.h"
+#include "gauss/sparse_inertia.h"
+#include "jacobian.h"
 #include "pipeline.h"
+#include "profile_timer.h"
 
 namespace gauss {
 
@@ -305,6 +309,37 @@ void ActuatorToJointForces(const Model& m, Data& d) {
     const int* span = d.actuator_moment_span.data() + 2 * a;
     for (int i = span[0]; i < span[1]; ++i) d.qfrc_actuator[i] += moment[i] * force;
   }
+}
+
+// (ctrl, act, actuator_length, actuator_velocity, actuator_moment) => (act_dot, actuator_force,
+// qfrc_actuator); the clamped controls live in d.arena for the duration of the call
+void Actuation(const Model& m, Data& d, const std::vector<ActuatorGroup>& groups) {
+  const ScopedTimer timer(StageStat(d, Timer::kActuation));
+  std::fill(d.act_dot.begin(), d.act_dot.end(), 0.0);
+  std::fill(d.actuator_force.begin(), d.actuator_force.end(), 0.0);
+  if (m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
+    ArenaScope scope(d.arena);
+    double* ctrl = d.arena.Doubles(m.nu);
+    ClampControls(m, d, ctrl);
+    for (const ActuatorGroup& group : groups) {
+      const PluginCallScope mark("actuator", nullptr, "actuation");
+      const ScopedTimer plugin_timer(PluginStat(d, group.profile_slot));
+      group.plugin->Compute(m, d, ctrl, group.ids.data(), static_cast<int>(group.ids.size()));
+    }
+  }
+  ActuatorToJointForces(m, d);
+}
+
+// (qfrc_passive, qfrc_bias, qfrc_applied, qfrc_actuator, xfrc_applied, qLD) =>
+// (qfrc_smooth, qacc_smooth)
+void SmoothAcceleration(const Model& m, Data& d) {
+  const ScopedTimer timer(StageStat(d, Timer::kAcceleration));
+  for (int i = 0; i < m.nv; ++i) {
+    d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i] + d.qfrc_actuator[i];
+  }
+  AddCartesianForces(m, d, d.xfrc_applied.data(), d.qfrc_smooth.data());
+  std::copy(d.qfrc_smooth.begin(), d.qfrc_smooth.end(), d.qacc_smooth.begin());
+  SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data());
 }
 
 }  // namespace gauss

@@ -1,18 +1,22 @@
-// Actuation stages of the kernel (spec stages 10, 13 and 19): transmissions, actuator
-// velocities, control clamping, and the mapping of actuator forces to joint space. The
-// activation dynamics and force laws themselves come from ActuatorDynamics plugins.
+// Helpers of the actuation stages (pipeline.h: Transmission, ActuatorVelocity, Actuation):
+// the actuators each plugin owns, control clamping, and the mapping of actuator forces to joint
+// space. The activation dynamics and force laws themselves come from ActuatorDynamics plugins.
 #pragma once
 
+#include <vector>
+
+#include "gauss/actuator.h"
 #include "gauss/data.h"
 #include "gauss/model.h"
 
 namespace gauss {
 
-// (qpos) => (actuator_length, actuator_moment)
-void Transmission(const Model& m, Data& d);
-
-// (actuator_moment, qvel) => actuator_velocity
-void ActuatorVelocity(const Model& m, Data& d);
+// The actuators handled by one ActuatorDynamics plugin.
+struct ActuatorGroup {
+  const ActuatorDynamics* plugin = nullptr;
+  std::vector<int> ids;
+  int profile_slot = -1;  // the plugin's timer in Data::profile.plugin (-1: none)
+};
 
 // ctrl => out (nu): controls clamped to ctrlrange where limited (unless clampctrl is disabled).
 void ClampControls(const Model& m, const Data& d, double* out);

@@ -18,6 +18,8 @@
 #include "gauss/error.h"
 #include "gauss/crash_report.h"
 #include "gauss/math.h"
+#include "pipeline.h"
+#include "profile_timer.h"
 
 namespace gauss {
 
@@ -127,8 +129,8 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
   }
   // the collider sees the geom of smaller type first; the normal points from it to the other
   if (m.geom_type[g1] > m.geom_type[g2]) std::swap(g1, g2);
-  const Collider* collider =
-      table.pair[static_cast<int>(m.geom_type[g1])][static_cast<int>(m.geom_type[g2])];
+  const int t1 = static_cast<int>(m.geom_type[g1]), t2 = static_cast<int>(m.geom_type[g2]);
+  const Collider* collider = table.pair[t1][t2];
   if (!collider) return;  // only type pairs that MuJoCo never collides (checked at creation)
 
   const bool override_params = m.opt.Enabled(kEnableOverride);
@@ -147,9 +149,13 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     out = reinterpret_cast<Contact*>(raw);
     std::uninitialized_default_construct_n(out, kMaxContactsPerPair);
   }
-  const PluginCallScope mark("collider", nullptr, "collision detection (narrow phase)");
-  const int num = std::min(collider->Collide(m, d, g1, g2, margin, out, kMaxContactsPerPair),
-                           kMaxContactsPerPair);
+  int num;
+  {
+    const PluginCallScope mark("collider", nullptr, "collision detection (narrow phase)");
+    const ScopedTimer timer(PluginStat(d, table.profile_slot[t1][t2]));
+    num = std::min(collider->Collide(m, d, g1, g2, margin, out, kMaxContactsPerPair),
+                   kMaxContactsPerPair);
+  }
   if (num <= 0) return;
 
   PairParams p;
@@ -239,6 +245,7 @@ class PairMerger {
 
 // (geom_xpos, geom_xmat) => (contact[0..ncon), ncon, warning_count[kContactFull])
 void Collision(const Model& m, Data& d, const CollisionTable& table) {
+  const ScopedTimer timer(StageStat(d, Timer::kCollision));
   d.ncon = 0;
   if (m.opt.Disabled(kDisableConstraint) || m.opt.Disabled(kDisableContact) || m.nconmax <= 0 ||
       m.nbody < 2) {
@@ -247,6 +254,7 @@ void Collision(const Model& m, Data& d, const CollisionTable& table) {
 
   // explicit pairs only, in model order; exclusions and filters do not apply
   if (m.opt.collision == CollisionMode::kPair) {
+    const ScopedTimer narrow(StageStat(d, Timer::kCollisionNarrow));
     for (int k = 0; k < m.npair; ++k) CollidePair(m, d, table, -1, -1, k);
     return;
   }
@@ -261,8 +269,11 @@ void Collision(const Model& m, Data& d, const CollisionTable& table) {
   if (free > need) {
     const std::size_t cap = std::min<std::size_t>(free - need, 1u << 30);  // 1 double per pair
     pairs = reinterpret_cast<GeomPair*>(d.arena.Ints(2 * cap));
+    const ScopedTimer broad(StageStat(d, Timer::kCollisionBroad));
     npairs = BroadPhase(m, d, pairs, static_cast<int>(cap));
   }
+  // (the fallback tests the pairs as it goes: its time counts as narrow phase)
+  const ScopedTimer narrow(StageStat(d, Timer::kCollisionNarrow));
   if (npairs >= 0) {
     for (int k = 0; k < npairs; ++k) merger.Dynamic(pairs[k].g1, pairs[k].g2);
   } else {
@@ -275,15 +286,19 @@ void Collision(const Model& m, Data& d, const CollisionTable& table) {
   merger.Finish();
 }
 
-void BuildCollisionTable(const std::vector<const Collider*>& colliders, CollisionTable& table) {
+void BuildCollisionTable(const std::vector<const Collider*>& colliders, CollisionTable& table,
+                         int first_profile_slot) {
   table = CollisionTable();
-  for (const Collider* collider : colliders) {
+  for (std::size_t k = 0; k < colliders.size(); ++k) {
+    const Collider* collider = colliders[k];
     if (!collider) continue;
     for (auto [t1, t2] : collider->Pairs()) {
       int a = static_cast<int>(t1), b = static_cast<int>(t2);
       if (a < 0 || b < 0 || a >= kNumGeomTypes || b >= kNumGeomTypes) continue;
       if (a > b) std::swap(a, b);
-      if (!table.pair[a][b]) table.pair[a][b] = collider;
+      if (table.pair[a][b]) continue;
+      table.pair[a][b] = collider;
+      table.profile_slot[a][b] = first_profile_slot < 0 ? -1 : first_profile_slot + static_cast<int>(k);
     }
   }
 }

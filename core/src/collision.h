@@ -1,6 +1,6 @@
-// Collision detection (spec stage 8): candidate geom pairs from the broad phase and the
-// filters, narrow phase through the collider plugins' dispatch table, and the contact
-// parameters mixed from the two geoms (or taken from an explicit <pair>).
+// Collision detection (spec stage 8, Collision in pipeline.h): the collider dispatch table,
+// its coverage check, and the broad phase: candidate geom pairs from the filters and the
+// bounding spheres.
 #pragma once
 
 #include <string>
@@ -15,19 +15,19 @@ namespace gauss {
 // Which collider handles each pair of geom types; only entries with type1 <= type2 are used.
 struct CollisionTable {
   const Collider* pair[kNumGeomTypes][kNumGeomTypes] = {};
+  // the timer in Data::profile.plugin of the collider of each pair (-1: none)
+  int profile_slot[kNumGeomTypes][kNumGeomTypes] = {};
 };
 
 // Fills `table` from `colliders` in priority order (the first collider declaring a pair wins).
-void BuildCollisionTable(const std::vector<const Collider*>& colliders, CollisionTable& table);
+// Collider k times into Data::profile.plugin[first_profile_slot + k] (none when negative).
+void BuildCollisionTable(const std::vector<const Collider*>& colliders, CollisionTable& table,
+                         int first_profile_slot = -1);
 
 // Throws gauss::Error naming every geom-type pair that can occur in model m (two geoms that may
 // collide by contype/conaffinity or an explicit pair) and that no collider in `table` handles.
 void CheckCollisionCoverage(const Model& m, const CollisionTable& table,
                             const std::vector<std::string>& collider_names);
-
-// (geom_xpos, geom_xmat, xpos, ...) => (contact[0..ncon), ncon). Does nothing when contacts or
-// constraints are disabled. Raises Warning::kContactFull when the buffer is too small.
-void Collision(const Model& m, Data& d, const CollisionTable& table);
 
 // ---------------------------------------------------------------- broad phase
 // (collision_broadphase.cc)

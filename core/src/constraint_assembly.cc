@@ -8,6 +8,7 @@
 #include "gauss/math.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
+#include "jacobian.h"
 
 namespace gauss {
 
@@ -218,7 +219,7 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
     for (int k = 0; k < nnz; ++k) row[cols[k]] = vals[k];
   }
   ++d.nefc;
-  d.efc_type[i] = static_cast<int>(type);
+  d.efc_type[i] = type;
   d.efc_id[i] = id;
   d.efc_pos[i] = pos;
   d.efc_margin[i] = margin;

@@ -1,5 +1,6 @@
-// Constraint assembly (spec stages 9, 11 and 17): the scalar constraint rows, their Jacobian,
-// residuals and soft-constraint parameters, and the problem view handed to the solver plugin.
+// Helpers of constraint assembly (spec stages 9, 11 and 17: MakeConstraints and
+// ReferenceAcceleration in pipeline.h): rows, soft-constraint parameters, and the problem view
+// handed to the solver plugin.
 #pragma once
 
 #include "gauss/constraint.h"
@@ -8,21 +9,12 @@
 
 namespace gauss {
 
-// (poses, ten_J, contacts, eq_active) => (efc_type, efc_id, efc_J, efc_pos, efc_margin,
-// efc_frictionloss, ne, nf, nefc, contact[].efc_address), rows ordered equality, friction
-// loss, limit, contact; then the parameters (efc_diagApprox, efc_R, efc_D, efc_KBIP).
-// Raises Warning::kConstraintFull and keeps no rows when they exceed njmax (as MuJoCo).
-void MakeConstraints(const Model& m, Data& d);
-
 // equality.cc: appends the rows of the active equality constraints.
 void AddEqualityRows(const Model& m, Data& d);
 
 // constraint_params.cc: (efc rows, model solref/solimp, invweights) => (efc_diagApprox,
 // efc_R, efc_D, efc_KBIP)
 void ConstraintParameters(const Model& m, Data& d);
-
-// (efc_J, qvel, efc_KBIP, efc_pos, efc_margin) => (efc_vel, efc_aref)
-void ReferenceAcceleration(const Model& m, Data& d);
 
 // Appends one row: the Jacobian's nonzeros (columns `cols`, increasing, values `vals`), residual,
 // margin, friction loss, type and id. Returns false (and adds nothing) when the row buffer is

@@ -27,7 +27,7 @@ void ContactWeights(const Model& m, const Contact& c, double* tran, double* rot)
 // Row i's diagApprox.
 double DiagApprox(const Model& m, const Data& d, int i) {
   const int id = d.efc_id[i];
-  switch (static_cast<ConstraintType>(d.efc_type[i])) {
+  switch (d.efc_type[i]) {
     case ConstraintType::kEquality:
       switch (m.eq_type[id]) {
         case EqType::kConnect:
@@ -63,10 +63,10 @@ double DiagApprox(const Model& m, const Data& d, int i) {
       double tran, rot;
       ContactWeights(m, c, &tran, &rot);
       const int row = i - c.efc_address;
-      if (d.efc_type[i] == static_cast<int>(ConstraintType::kContactElliptic)) {
+      if (d.efc_type[i] == ConstraintType::kContactElliptic) {
         return row < 3 ? tran : rot;
       }
-      if (d.efc_type[i] == static_cast<int>(ConstraintType::kContactPyramidal)) {
+      if (d.efc_type[i] == ConstraintType::kContactPyramidal) {
         const int k = row / 2;  // friction direction of this edge pair
         const double mu = c.friction[k];
         return tran + mu * mu * (k < 2 ? tran : rot);
@@ -82,7 +82,7 @@ void SolverParams(const Model& m, const Data& d, int i, double* solref, double* 
   const int id = d.efc_id[i];
   const double* ref = nullptr;
   const double* imp = nullptr;
-  switch (static_cast<ConstraintType>(d.efc_type[i])) {
+  switch (d.efc_type[i]) {
     case ConstraintType::kEquality:
       ref = m.eq_solref.data() + kNRef * id;
       imp = m.eq_solimp.data() + kNImp * id;
@@ -165,14 +165,14 @@ void Impedance(const double* solimp, double r, double* imp, double* imp_deriv) {
 // Rows sharing one impedance: a contact's rows, or an equality's 3 / 6 rows (the norm of
 // their residuals is the distance); otherwise 1. `r` receives the distance used.
 int ImpedanceGroup(const Model& m, const Data& d, int i, double* r) {
-  const int type = d.efc_type[i];
+  const ConstraintType type = d.efc_type[i];
   const int id = d.efc_id[i];
   int n = 1;
-  if (type == static_cast<int>(ConstraintType::kContactElliptic)) {
+  if (type == ConstraintType::kContactElliptic) {
     n = d.contact[id].dim;
-  } else if (type == static_cast<int>(ConstraintType::kContactPyramidal)) {
+  } else if (type == ConstraintType::kContactPyramidal) {
     n = 2 * (d.contact[id].dim - 1);
-  } else if (type == static_cast<int>(ConstraintType::kEquality) &&
+  } else if (type == ConstraintType::kEquality &&
              (m.eq_type[id] == EqType::kConnect || m.eq_type[id] == EqType::kWeld)) {
     n = m.eq_type[id] == EqType::kWeld ? 6 : 3;
     double sum = 0;
@@ -199,10 +199,9 @@ void ConstraintParameters(const Model& m, Data& d) {
     for (int k = i; k < i + n; ++k) {
       d.efc_R[k] = std::max(kMinVal, (1 - imp) * d.efc_diagApprox[k] / imp);
       double* kbip = d.efc_KBIP.data() + 4 * k;
-      const int type = d.efc_type[k];
-      const bool friction = type == static_cast<int>(ConstraintType::kFrictionDof) ||
-                            type == static_cast<int>(ConstraintType::kFrictionTendon) ||
-                            (type == static_cast<int>(ConstraintType::kContactElliptic) && k > i);
+      const ConstraintType type = d.efc_type[k];
+      const bool friction = IsFrictionLossRow(type) ||
+                            (type == ConstraintType::kContactElliptic && k > i);
       // standard form: critically damped spring of time constant solref[0] at impedance dmax;
       // direct form: stiffness and damping given (negated), scaled by dmax
       if (friction) {
@@ -226,7 +225,7 @@ void ConstraintParameters(const Model& m, Data& d) {
     const int a = c.efc_address;
     if (a < 0 || c.dim == 1) continue;
     const double r1 = d.efc_R[a] / std::max(kMinVal, m.opt.impratio);
-    if (d.efc_type[a] == static_cast<int>(ConstraintType::kContactElliptic)) {
+    if (d.efc_type[a] == ConstraintType::kContactElliptic) {
       d.efc_R[a + 1] = r1;
       for (int j = 1; j < c.dim - 1; ++j) {
         d.efc_R[a + j + 1] = r1 * c.friction[0] * c.friction[0] / (c.friction[j] * c.friction[j]);

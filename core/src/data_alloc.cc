@@ -97,7 +97,7 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   for (int a = 0; a < m.nu; ++a) d.actuator_moment_span[2 * a + 1] = m.nv;  // all, until computed
   d.contact.assign(std::max(m.nconmax, 0), Contact());
   const int nj = std::max(m.njmax, 0);
-  d.efc_type.assign(nj, 0);
+  d.efc_type.assign(nj, ConstraintType::kEquality);
   d.efc_id.assign(nj, 0);
   d.efc_state.assign(nj, 0);
   d.efc_J_rownnz.assign(IsSparse(m) ? nj : 0, 0);

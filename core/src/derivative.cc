@@ -12,6 +12,8 @@
 #include "gauss/engine.h"
 #include "gauss/math.h"
 #include "inertia.h"
+#include "jacobian.h"
+#include "passive.h"
 #include "pipeline.h"
 
 namespace gauss {

@@ -18,9 +18,33 @@
 #include "gauss/solver.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
+#include "profile_timer.h"
 #include "sensors.h"
 
 namespace gauss {
+namespace {
+
+// The integrator plugin's step; when profiling, its time without the forward evaluations it
+// calls goes to the integration timer and to the integrator's plugin timer (slot 0).
+void IntegrateTimed(const Engine& engine, const Integrator& integrator, const char* name, Data& d) {
+  const PluginCallScope mark("integrator", name, "integration");
+  if (!d.profile.enabled) {
+    integrator.Integrate(engine, d);
+    return;
+  }
+  const double nested_before = d.profile[Timer::kForward].duration;
+  const std::int64_t start = ProfileClockNs();
+  integrator.Integrate(engine, d);
+  const double own = static_cast<double>(ProfileClockNs() - start) -
+                     (d.profile[Timer::kForward].duration - nested_before);
+  for (TimerStat* stat : {StageStat(d, Timer::kIntegration), PluginStat(d, 0)}) {
+    if (!stat) continue;
+    stat->duration += own;
+    ++stat->number;
+  }
+}
+
+}  // namespace
 
 Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginRegistry* registry)
     : model_(std::make_shared<Model>(*model)), config_(config) {
@@ -34,6 +58,7 @@ Engine::~Engine() = default;
 Data Engine::MakeData() const {
   Data d;
   AllocateData(*model_, d, plugins_->ScratchDoubles(*model_));
+  d.profile.plugin.assign(plugins_->InUse().size(), TimerStat());
   return d;
 }
 
@@ -63,6 +88,7 @@ void Engine::Forward(Data& d) const {
 }
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
+  const ScopedTimer timer(StageStat(d, Timer::kForward));
   if (skip == Stage::kNone) {
     PositionStage(d);
     if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);
@@ -78,20 +104,34 @@ void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
 // Stages 2-12: everything that depends on qpos only.
 void Engine::PositionStage(Data& d) const {
   const Model& m = *model_;
-  Kinematics(m, d);            //  2. body, joint, geom and site poses
-  ComPosition(m, d);           //  3. subtree com, cinert, cdof
-  Tendons(m, d);               //  5. tendon lengths and moment arms
-  CompositeInertia(m, d);      //  6. qM by the composite rigid-body algorithm
-  FactorInertia(m, d);         //  7. qLD = L'DL factor of qM
+  const ScopedTimer timer(StageStat(d, Timer::kPosition));
+  {
+    const ScopedTimer kinematics(StageStat(d, Timer::kPosKinematics));
+    Kinematics(m, d);          //  2. body, joint, geom and site poses
+    ComPosition(m, d);         //  3. subtree com, cinert, cdof
+    Tendons(m, d);             //  5. tendon lengths and moment arms
+  }
+  {
+    const ScopedTimer inertia(StageStat(d, Timer::kPosInertia));
+    CompositeInertia(m, d);    //  6. qM by the composite rigid-body algorithm
+    FactorInertia(m, d);       //  7. qLD = L'DL factor of qM
+  }
   Collision(m, d, plugins_->collision_table);  //  8. contacts [plugin: Collider]
-  MakeConstraints(m, d);       //  9. constraint rows, Jacobian, soft parameters (11.)
-  Transmission(m, d);          // 10. actuator lengths and moment arms
+  {
+    const ScopedTimer constraint(StageStat(d, Timer::kPosConstraint));
+    MakeConstraints(m, d);     //  9. constraint rows, Jacobian, soft parameters (11.)
+  }
+  {
+    const ScopedTimer transmission(StageStat(d, Timer::kPosTransmission));
+    Transmission(m, d);        // 10. actuator lengths and moment arms
+  }
   if (m.opt.Enabled(kEnableEnergy)) PotentialEnergy(m, d);  // 12.
 }
 
 // Stages 13-18: everything that depends on qpos and qvel.
 void Engine::VelocityStage(Data& d) const {
   const Model& m = *model_;
+  const ScopedTimer timer(StageStat(d, Timer::kVelocity));
   TendonVelocity(m, d);                                    // 13. tendon and actuator
   ActuatorVelocity(m, d);                                  //     velocities
   ComVelocity(m, d);                                       // 14. cvel, cdof_dot
@@ -104,33 +144,10 @@ void Engine::VelocityStage(Data& d) const {
 // Stages 19-22: actuation, smooth acceleration, constraint forces, acceleration sensors.
 void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
   const Model& m = *model_;
-  ArenaScope scope(d.arena);
-
-  // 19. actuation [plugin: ActuatorDynamics]; bad controls are zeroed first (MuJoCo's rule)
-  ZeroBadControls(m, d);
-  std::fill(d.act_dot.begin(), d.act_dot.end(), 0.0);
-  std::fill(d.actuator_force.begin(), d.actuator_force.end(), 0.0);
-  if (m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
-    double* ctrl = d.arena.Doubles(m.nu);
-    ClampControls(m, d, ctrl);
-    for (const auto& group : plugins_->actuator_groups) {
-      const PluginCallScope mark("actuator", nullptr, "actuation");
-      group.plugin->Compute(m, d, ctrl, group.ids.data(), static_cast<int>(group.ids.size()));
-    }
-  }
-  ActuatorToJointForces(m, d);
-
-  // 20. smooth acceleration: qacc_smooth = M^-1 (passive - bias + applied + actuator + J'xfrc)
-  for (int i = 0; i < m.nv; ++i) {
-    d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i] + d.qfrc_actuator[i];
-  }
-  AddCartesianForces(m, d, d.xfrc_applied.data(), d.qfrc_smooth.data());
-  std::copy(d.qfrc_smooth.begin(), d.qfrc_smooth.end(), d.qacc_smooth.begin());
-  SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data());
-
-  // 21. constraint forces [plugin: ConstraintSolver]
-  SolveConstraints(d);
-
+  ZeroBadControls(m, d);  // bad controls are zeroed first (MuJoCo's rule)
+  Actuation(m, d, plugins_->actuator_groups);  // 19. actuation [plugin: ActuatorDynamics]
+  SmoothAcceleration(m, d);                    // 20. qacc_smooth = M^-1 qfrc_smooth
+  SolveConstraints(d);                         // 21. constraint forces [plugin: ConstraintSolver]
   // 22. sensors that need accelerations and forces [plugin: Sensor]
   if (!skip_sensors) EvaluateSensors(m, d, Stage::kAcceleration, plugins_->sensor_groups);
 }
@@ -139,6 +156,7 @@ void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
 // qfrc_constraint, solver_iter, solver_trace, qacc_warmstart for the next evaluation)
 void Engine::SolveConstraints(Data& d) const {
   const Model& m = *model_;
+  const ScopedTimer timer(StageStat(d, Timer::kConstraint));
   if (d.nefc == 0) {
     std::fill(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), 0.0);
     std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
@@ -146,9 +164,13 @@ void Engine::SolveConstraints(Data& d) const {
   } else {
     const FactoredInertia ops(m, d);
     const ConstraintProblem problem = MakeProblem(m, d, ops);
-    const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
-    const SolverResult result = plugins_->solver.instance->Solve(
-        problem, d, d.qacc.data(), d.efc_force.data(), d.solver_trace.data());
+    SolverResult result;
+    {
+      const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
+      const ScopedTimer plugin_timer(PluginStat(d, 1));  // the solver's slot
+      result = plugins_->solver.instance->Solve(problem, d, d.qacc.data(), d.efc_force.data(),
+                                                d.solver_trace.data());
+    }
     d.solver_iter = result.iterations;
     MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
     // row states at the solution (what the force law is doing), for sensors and reports
@@ -185,17 +207,20 @@ bool Engine::CheckState(Data& d, Warning which, const std::vector<double>& value
 void Engine::Step(Data& d) const { StepSkip(d, Stage::kNone, false); }
 
 void Engine::StepSkip(Data& d, Stage skip, bool skip_sensors) const {
+  const ScopedTimer timer(StageStat(d, Timer::kStep));
   // a reset by a divergence check invalidates the stages the caller wanted to reuse
   bool reset = CheckState(d, Warning::kBadQpos, d.qpos);  //  1. divergence checks
   reset = CheckState(d, Warning::kBadQvel, d.qvel) || reset;
   ForwardSkip(d, reset ? Stage::kNone : skip, skip_sensors);  //  2-22
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);  // 24.
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
-  const PluginCallScope mark("integrator", plugins_->integrator.info.name.c_str(), "integration");
-  plugins_->integrator.instance->Integrate(*this, d);        // 25. [plugin: Integrator]
+  IntegrateTimed(*this, *plugins_->integrator.instance, plugins_->integrator.info.name.c_str(), d);  // 25. [plugin: Integrator]
 }
 
 void Engine::Step1(Data& d) const {
+  // Step1 + Step2 are one step: the time of both, one call (counted by Step2)
+  TimerStat* step = StageStat(d, Timer::kStep);
+  const std::int64_t start = step ? ProfileClockNs() : 0;
   CheckState(d, Warning::kBadQpos, d.qpos);
   CheckState(d, Warning::kBadQvel, d.qvel);
   PositionStage(d);
@@ -203,14 +228,15 @@ void Engine::Step1(Data& d) const {
   VelocityStage(d);
   EvaluateSensors(*model_, d, Stage::kVelocity, plugins_->sensor_groups);
   if (control_) control_(*model_, d);
+  if (step) step->duration += static_cast<double>(ProfileClockNs() - start);
 }
 
 void Engine::Step2(Data& d) const {
+  const ScopedTimer timer(StageStat(d, Timer::kStep));
   AccelerationStage(d, false);
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);
-  const PluginCallScope mark("integrator", plugins_->integrator.info.name.c_str(), "integration");
-  plugins_->integrator.instance->Integrate(*this, d);
+  IntegrateTimed(*this, *plugins_->integrator.instance, plugins_->integrator.info.name.c_str(), d);
 }
 
 void Engine::Advance(Data& d, const double* act_dot, const double* qacc,

@@ -12,6 +12,7 @@
 #include "constraint_assembly.h"
 #include "gauss/math.h"
 #include "pipeline.h"
+#include "jacobian.h"
 
 namespace gauss {
 

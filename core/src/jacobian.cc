@@ -1,8 +1,9 @@
 // Jacobians of points attached to bodies, and the projection of Cartesian forces on the dofs.
+#include "jacobian.h"
+
 #include <algorithm>
 
 #include "gauss/math.h"
-#include "pipeline.h"
 
 namespace gauss {
 

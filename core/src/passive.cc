@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "gauss/math.h"
+#include "passive.h"
 #include "pipeline.h"
 
 namespace gauss {

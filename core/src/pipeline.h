@@ -1,77 +1,96 @@
 // The stages of the forward-dynamics pipeline, in the order of the spec's "Simulation pipeline"
-// section. Each stage lives in its own file (named after it) and states what it reads and
-// writes in Data field names. engine.cc strings them together.
+// section, and nothing else. Each stage states what it reads and writes in Data field names;
+// engine.cc strings them together, one line per stage (stage 21, the constraint solve, is
+// Engine::SolveConstraints: it calls the solver plugin). Helpers the stages share live in
+// jacobian.h, passive.h, actuation.h, collision.h, constraint_assembly.h and sensors.h.
 #pragma once
 
+#include <vector>
+
+#include "actuation.h"
+#include "collision.h"
 #include "gauss/data.h"
 #include "gauss/model.h"
+#include "sensors.h"
 
 namespace gauss {
 
 // ---------------------------------------------------------------- position stages
-// kinematics.cc: (qpos, mocap_pos, mocap_quat) => (xpos, xquat, xmat, xipos, ximat, xanchor,
+// 2. kinematics.cc: (qpos, mocap_pos, mocap_quat) => (xpos, xquat, xmat, xipos, ximat, xanchor,
 // xaxis, geom_xpos, geom_xmat, site_xpos, site_xmat). Quaternions are normalized on use.
 void Kinematics(const Model& m, Data& d);
 
-// com.cc: (xpos, xmat, xipos, ximat, xanchor, xaxis) => (subtree_com, cinert, cdof).
+// 3. com.cc: (xpos, xmat, xipos, ximat, xanchor, xaxis) => (subtree_com, cinert, cdof).
 // Each tree is expressed in a world-aligned frame at its root's subtree center of mass.
 void ComPosition(const Model& m, Data& d);
 
-// tendon.cc: (qpos, site_xpos, geom_xpos, geom_xmat, cdof) => (ten_length, ten_J): fixed
+// 5. tendon.cc: (qpos, site_xpos, geom_xpos, geom_xmat, cdof) => (ten_length, ten_J): fixed
 // tendons (linear in joint positions) and spatial tendons (site paths wrapping around spheres
 // and cylinders, with pulleys).
 void Tendons(const Model& m, Data& d);
 
-// inertia.cc: (cinert, cdof) => (crb, qM): composite rigid-body algorithm into tree-sparse M,
-// plus armature on the diagonal.
+// 6. inertia.cc: (cinert, cdof) => (crb, qM): composite rigid-body algorithm into tree-sparse
+// M, plus armature on the diagonal.
 void CompositeInertia(const Model& m, Data& d);
-// inertia.cc: qM => (qLD, qLDiagInv, qLDiagSqrtInv)
+// 7. inertia.cc: qM => (qLD, qLDiagInv, qLDiagSqrtInv)
 void FactorInertia(const Model& m, Data& d);
 
+// 8. collision.cc: (geom_xpos, geom_xmat, xpos, ...) => (contact[0..ncon), ncon) through the
+// collider plugins of `table`. Does nothing when contacts or constraints are disabled. Raises
+// Warning::kContactFull when the buffer is too small.
+void Collision(const Model& m, Data& d, const CollisionTable& table);
+
+// 9, 11. constraint_assembly.cc: (poses, ten_J, contacts, eq_active) => (efc_type, efc_id,
+// efc_J, efc_pos, efc_margin, efc_frictionloss, ne, nf, nefc, contact[].efc_address), rows
+// ordered equality, friction loss, limit, contact; then the parameters (efc_diagApprox, efc_R,
+// efc_D, efc_KBIP). Raises Warning::kConstraintFull and keeps no rows when they exceed njmax
+// (as MuJoCo).
+void MakeConstraints(const Model& m, Data& d);
+
+// 10. actuation.cc: (qpos) => (actuator_length, actuator_moment, actuator_moment_span)
+void Transmission(const Model& m, Data& d);
+
+// 12. energy.cc: (xipos, qpos) => energy[0]
+void PotentialEnergy(const Model& m, Data& d);
+
 // ---------------------------------------------------------------- velocity stages
-// com.cc: (qvel, cdof) => (cvel, cdof_dot)
+// 13. tendon.cc: (ten_J, qvel) => ten_velocity
+void TendonVelocity(const Model& m, Data& d);
+// 13. actuation.cc: (actuator_moment, qvel) => actuator_velocity
+void ActuatorVelocity(const Model& m, Data& d);
+
+// 14. com.cc: (qvel, cdof) => (cvel, cdof_dot)
 void ComVelocity(const Model& m, Data& d);
 
-// passive.cc: derivatives of body b's fluid force and torque with respect to its velocity
-// relative to the medium, per axis of its inertial frame (the inertia-box model is diagonal
-// there); false when the body feels no fluid force.
-bool FluidDamping(const Model& m, const Data& d, int b, double* dforce, double* dtorque);
-
-// tendon.cc: (ten_J, qvel) => ten_velocity
-void TendonVelocity(const Model& m, Data& d);
-
-// passive.cc: (qpos, qvel, ten_length, ten_velocity, cvel) => qfrc_passive: joint and tendon
-// springs and dampers, and the inertia-box fluid forces (opt.density, viscosity, wind).
+// 15. passive.cc: (qpos, qvel, ten_length, ten_velocity, cvel) => qfrc_passive: joint and
+// tendon springs and dampers, and the inertia-box fluid forces (opt.density, viscosity, wind).
 void PassiveForces(const Model& m, Data& d);
 
-// rne.cc: (cinert, cvel, cdof, cdof_dot, qvel [, qacc]) => result (nv): inverse dynamics by the
-// recursive Newton-Euler algorithm. With with_acc false this is the bias force c(q, v)
+// 16. energy.cc: (qvel, qM) => energy[1]
+void KineticEnergy(const Model& m, Data& d);
+
+// 17. constraint_assembly.cc: (efc_J, qvel, efc_KBIP, efc_pos, efc_margin) =>
+// (efc_vel, efc_aref)
+void ReferenceAcceleration(const Model& m, Data& d);
+
+// 18. rne.cc: (cinert, cvel, cdof, cdof_dot, qvel [, qacc]) => result (nv): inverse dynamics by
+// the recursive Newton-Euler algorithm. With with_acc false this is the bias force c(q, v)
 // (Coriolis, centrifugal, gravity). Also writes cacc and cfrc_int as by-products.
 void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result);
 
 // ---------------------------------------------------------------- acceleration stages
-// Actuation (transmission, actuator velocity, force mapping) is declared in actuation.h.
+// 19. actuation.cc: (ctrl, act, actuator_length, actuator_velocity, actuator_moment) =>
+// (act_dot, actuator_force, qfrc_actuator) through the ActuatorDynamics plugins of `groups`;
+// zero when actuation is disabled.
+void Actuation(const Model& m, Data& d, const std::vector<ActuatorGroup>& groups);
 
-// jacobian.cc: (xfrc_applied, xipos, cdof) => adds J' xfrc_applied to qfrc (nv).
-void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, double* qfrc);
+// 20. actuation.cc: (qfrc_passive, qfrc_bias, qfrc_applied, qfrc_actuator,
+// xfrc_applied, qLD) => (qfrc_smooth, qacc_smooth = M^-1 qfrc_smooth)
+void SmoothAcceleration(const Model& m, Data& d);
 
-// jacobian.cc: Jacobians of a world point attached to `body`: jacp (3 x nv), jacr (3 x nv),
-// either may be null. Rows are dense over all dofs.
-void PointJacobian(const Model& m, const Data& d, int body, const double* point, double* jacp,
-                   double* jacr);
-
-// jacobian.cc: the dofs that move `body`, in increasing order (its own and its ancestors');
-// returns their number. `chain` needs room for nv.
-int BodyChain(const Model& m, int body, int* chain);
-// jacobian.cc: the sorted union of two increasing dof lists; returns its length.
-int MergeChains(const int* a, int na, const int* b, int nb, int* out);
-// jacobian.cc: PointJacobian restricted to the dofs in `chain` (n, increasing): jacp, jacr are
-// 3 x n (row-major); columns of dofs that do not move `body` are zero.
-void ChainJacobian(const Model& m, const Data& d, int body, const double* point, const int* chain,
-                   int n, double* jacp, double* jacr);
-
-// energy.cc: (xipos, qpos) => energy[0]; (qvel, qM) => energy[1]
-void PotentialEnergy(const Model& m, Data& d);
-void KineticEnergy(const Model& m, Data& d);
+// 12, 16, 22. sensors.cc: (state derived up to `stage`, sensor_noise_state) => sensordata of
+// every sensor needing `stage` (and the advanced sensor_noise_state) through the Sensor plugins
+// of `groups`.
+void EvaluateSensors(const Model& m, Data& d, Stage stage, const std::vector<SensorGroup>& groups);
 
 }  // namespace gauss

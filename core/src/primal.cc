@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "elliptic_zone.h"
+
 namespace gauss {
 
 void PrimalPoint::Allocate(const ConstraintProblem& p, Arena& arena) {
@@ -115,8 +117,7 @@ double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const 
       udot2 += mu2 * u[r] * u[r];
     }
     const double T = std::sqrt(T2);
-    const double m2 = c.friction[0] * c.friction[0] / p.impratio;
-    const double Dm = p.D[a] / (1 + m2);
+    const double Dm = p.D[a] / (1 + ConeFrictionRatio(c, p.impratio));
     const double g = j[0] - T;
     const double dg = u[0] - Tdot / T;
     const double ddg = -(udot2 - Tdot * Tdot / T2) / T;
@@ -127,31 +128,17 @@ double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const 
 
 namespace {
 
-// Zone of one elliptic contact at jar (its rows from j[0]): 0 free (inside the dual cone),
-// 1 all rows quadratic (bottom), 2 on the cone surface; and its T.
-int EllipticZoneAt(const ConstraintProblem& p, const Contact& c, const double* j, double* T) {
-  double T2 = 0;
-  for (int r = 1; r < c.dim; ++r) T2 += c.friction[r - 1] * c.friction[r - 1] * j[r] * j[r];
-  *T = std::sqrt(T2);
-  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
-  if (j[0] >= *T) return 0;
-  if (m2 * j[0] + *T <= 0) return 1;
-  return 2;
-}
-
 // Penalty of one elliptic contact at jar (its rows from j[0]).
 double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
-  double T = 0;
-  const int zone = EllipticZoneAt(p, c, j, &T);
-  if (zone == 0) return 0;
-  if (zone == 1) {
+  const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
+  if (z.state == ConstraintState::kSatisfied) return 0;
+  if (z.state == ConstraintState::kQuadratic) {
     double s = 0;
     for (int r = 0; r < c.dim; ++r) s += 0.5 * p.D[c.efc_address + r] * j[r] * j[r];
     return s;
   }
-  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
-  const double g = j[0] - T;
-  return 0.5 * p.D[c.efc_address] / (1 + m2) * g * g;
+  const double g = j[0] - z.T;
+  return 0.5 * p.D[c.efc_address] / (1 + z.m2) * g * g;
 }
 
 // Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed
@@ -159,13 +146,12 @@ double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* 
 // round-off stay meaningful); across zones as the difference.
 double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const double* j0,
                           const double* j1, const double* du) {
-  double T0 = 0, T1 = 0;
-  const int z0 = EllipticZoneAt(p, c, j0, &T0);
-  const int z1 = EllipticZoneAt(p, c, j1, &T1);
-  if (z0 != z1) return EllipticCost(p, c, j1) - EllipticCost(p, c, j0);
-  if (z0 == 0) return 0;
+  const EllipticZone z0 = ClassifyElliptic(c, p.impratio, j0);
+  const EllipticZone z1 = ClassifyElliptic(c, p.impratio, j1);
+  if (z0.state != z1.state) return EllipticCost(p, c, j1) - EllipticCost(p, c, j0);
+  if (z0.state == ConstraintState::kSatisfied) return 0;
   const int a = c.efc_address;
-  if (z0 == 1) {
+  if (z0.state == ConstraintState::kQuadratic) {
     double change = 0;
     for (int r = 0; r < c.dim; ++r) change += 0.5 * p.D[a + r] * du[r] * (2 * j0[r] + du[r]);
     return change;
@@ -176,9 +162,9 @@ double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const do
   for (int r = 1; r < c.dim; ++r) {
     dT2 += c.friction[r - 1] * c.friction[r - 1] * du[r] * (j0[r] + j1[r]);
   }
+  const double T0 = z0.T, T1 = z1.T;
   const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
-  const double m2 = c.friction[0] * c.friction[0] / p.impratio;
-  const double Dm = p.D[a] / (1 + m2);
+  const double Dm = p.D[a] / (1 + z0.m2);
   const double dg = du[0] - dT;
   return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
 }
@@ -199,7 +185,7 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   }
   // penalty: in closed form where a row stays on the same piece, directly otherwise
   for (int i = 0; i < p.nefc; ++i) {
-    if (p.type[i] == static_cast<int>(ConstraintType::kContactElliptic)) continue;
+    if (p.type[i] == ConstraintType::kContactElliptic) continue;
     const double j0 = pt.jar[i], j1 = jar[i], du = step * Jdir[i];
     const int s0 = pt.state[i], s1 = state[i];
     const double D = p.D[i];
@@ -223,7 +209,7 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   for (int k = 0; k < p.ncon; ++k) {
     const Contact& c = p.contact[k];
     const int a = c.efc_address;
-    if (a < 0 || p.type[a] != static_cast<int>(ConstraintType::kContactElliptic)) continue;
+    if (a < 0 || p.type[a] != ConstraintType::kContactElliptic) continue;
     double du[6];
     for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
     change += EllipticCostChange(p, c, pt.jar + a, jar + a, du);

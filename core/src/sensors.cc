@@ -23,6 +23,8 @@
 
 #include "gauss/crash_report.h"
 #include "gauss/math.h"
+#include "pipeline.h"
+#include "profile_timer.h"
 
 namespace gauss {
 namespace {
@@ -109,12 +111,14 @@ void ApplyCutoff(const Model& m, Data& d, int s) {
 // (state derived up to `stage`, sensor_noise_state) => (sensordata, sensor_noise_state)
 void EvaluateSensors(const Model& m, Data& d, Stage stage, const std::vector<SensorGroup>& groups) {
   if (m.nsensor == 0 || m.opt.Disabled(kDisableSensor)) return;
+  const ScopedTimer timer(StageStat(d, Timer::kSensors));
   const int slot = static_cast<int>(stage) - static_cast<int>(Stage::kPosition);
   bool any = false;
   for (const SensorGroup& group : groups) {
     const std::vector<int>& ids = group.ids[slot];
     if (ids.empty()) continue;
     const PluginCallScope mark("sensor", nullptr, "sensor evaluation");
+    const ScopedTimer plugin_timer(PluginStat(d, group.profile_slot));
     group.plugin->Evaluate(m, d, stage, ids.data(), static_cast<int>(ids.size()));
     any = true;
   }

@@ -6,6 +6,7 @@
 #include "data_alloc.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
+#include "jacobian.h"
 
 namespace gauss {
 

@@ -3,47 +3,16 @@
 //
 // Elliptic contacts: with the regularizer coupled as the kernel builds it (R of the first
 // friction row = R_normal / impratio, and R_j mu_j^2 equal over the friction rows), the
-// R^-1-metric distance to the dual cone reduces to three zones of
-//   N = jar_normal,  T = |(mu_1 jar_1, ..., mu_k jar_k)|,  m2 = mu_1^2 / impratio:
-//   N >= T            : inside the dual cone, no force;
-//   m2 N + T <= 0     : every row quadratic (the projection is the cone's tip);
-//   otherwise         : s = 1/2 D_normal / (1 + m2) (N - T)^2, force on the cone surface.
+// R^-1-metric distance to the dual cone reduces to the three zones of elliptic_zone.h.
 #include <algorithm>
 #include <cmath>
 
+#include "elliptic_zone.h"
 #include "gauss/constraint.h"
 
 namespace gauss {
 
 namespace {
-
-// Zone of an elliptic contact: its T, and whether it is in the middle (cone) zone, the
-// bottom (all quadratic) zone or the top (free) zone.
-struct EllipticZone {
-  double T = 0;
-  double m2 = 0;
-  ConstraintState state = ConstraintState::kSatisfied;
-};
-
-EllipticZone ClassifyElliptic(const ConstraintProblem& p, const Contact& c, const double* jar) {
-  EllipticZone z;
-  double t2 = 0;
-  for (int j = 1; j < c.dim; ++j) {
-    const double u = c.friction[j - 1] * jar[j];
-    t2 += u * u;
-  }
-  z.T = std::sqrt(t2);
-  z.m2 = c.friction[0] * c.friction[0] / p.impratio;
-  const double N = jar[0];
-  if (N >= z.T) {
-    z.state = ConstraintState::kSatisfied;
-  } else if (z.m2 * N + z.T <= 0) {
-    z.state = ConstraintState::kQuadratic;
-  } else {
-    z.state = ConstraintState::kCone;
-  }
-  return z;
-}
 
 // One Jacobian row as its nonzeros: n (column, value) pairs with increasing columns. Sparse rows
 // point into the CSR arrays; dense rows are gathered into the caller's buffers.
@@ -224,9 +193,9 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
     if (state) state[i] = static_cast<int>(s);
   };
   for (int i = 0; i < p.nefc; ++i) {
-    const int type = p.type[i];
+    const ConstraintType type = p.type[i];
     const double D = p.D[i];
-    if (type == static_cast<int>(ConstraintType::kEquality)) {
+    if (type == ConstraintType::kEquality) {
       cost += 0.5 * D * jar[i] * jar[i];
       set(i, -D * jar[i], ConstraintState::kQuadratic);
     } else if (IsFrictionLossRow(type)) {
@@ -257,9 +226,9 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
   for (int k = 0; k < p.ncon; ++k) {
     const Contact& c = p.contact[k];
     const int adr = c.efc_address;
-    if (adr < 0 || p.type[adr] != static_cast<int>(ConstraintType::kContactElliptic)) continue;
+    if (adr < 0 || p.type[adr] != ConstraintType::kContactElliptic) continue;
     const double* j = jar + adr;
-    const EllipticZone z = ClassifyElliptic(p, c, j);
+    const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
     if (z.state == ConstraintState::kSatisfied) {
       for (int r = 0; r < c.dim; ++r) set(adr + r, 0, ConstraintState::kSatisfied);
     } else if (z.state == ConstraintState::kQuadratic) {
@@ -283,7 +252,7 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
 
 void EllipticConeCurvature(const ConstraintProblem& p, const Contact& c, const double* j,
                            double* hc) {
-  const EllipticZone z = ClassifyElliptic(p, c, j);
+  const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
   const double Dm = p.D[c.efc_address] / (1 + z.m2);
   const double g = j[0] - z.T;
   double grad[6];

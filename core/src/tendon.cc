@@ -35,6 +35,7 @@
 
 #include "gauss/math.h"
 #include "pipeline.h"
+#include "jacobian.h"
 
 namespace gauss {
 

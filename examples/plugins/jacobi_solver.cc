@@ -101,7 +101,7 @@ class DampedJacobi : public gauss::ConstraintSolver {
     for (int r = 0; r < n; ++r) {
       mu[r] = 1;
       block[r] = 1;
-      if (p.type[r] != static_cast<int>(ConstraintType::kContactElliptic)) continue;
+      if (p.type[r] != ConstraintType::kContactElliptic) continue;
       const gauss::Contact& c = p.contact[p.id[r]];
       const int k = r - c.efc_address;  // 0: normal row, 1..dim-1: friction rows
       block[r] = k == 0 ? c.dim : 0;
@@ -178,7 +178,7 @@ class DampedJacobi : public gauss::ConstraintSolver {
  private:
   // Projects the block of rows r..r+size (values v, in cone coordinates) onto its admissible set.
   static void Project(const gauss::ConstraintProblem& p, int r, int size, double* v) {
-    switch (static_cast<ConstraintType>(p.type[r])) {
+    switch (p.type[r]) {
       case ConstraintType::kEquality:
         return;
       case ConstraintType::kFrictionDof:

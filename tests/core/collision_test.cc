@@ -403,7 +403,7 @@ void Shuffle(const Model& m, Data& d, std::mt19937_64& gen, double spread) {
 class BroadPhaseModels : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BroadPhaseModels, EqualsEveryPairTestAtRandomStates) {
-  auto model = LoadModel(test::MujocoSampleModel(GetParam()));
+  auto model = LoadModel(test::TestModel("mujoco/" + GetParam()));
   for (bool override_margin : {false, true}) {
     Model m = *model;
     if (override_margin) {
@@ -439,7 +439,7 @@ INSTANTIATE_TEST_SUITE_P(Mujoco, BroadPhaseModels,
                                            "humanoid100/humanoid100.xml"));
 
 TEST(BroadPhase, TooSmallOutputReportsOverflow) {
-  auto model = LoadModel(test::MujocoSampleModel("humanoid/22_humanoids.xml"));
+  auto model = LoadModel(test::TestModel("mujoco/humanoid/22_humanoids.xml"));
   Data d;
   AllocateData(*model, d);
   std::mt19937_64 gen(3);

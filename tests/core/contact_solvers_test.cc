@@ -98,14 +98,14 @@ double ConeViolation(const Data& d) {
     const Contact& c = d.contact[k];
     if (c.efc_address < 0) continue;
     const double* f = d.efc_force.data() + c.efc_address;
-    const int type = d.efc_type[c.efc_address];
-    if (type == static_cast<int>(ConstraintType::kContactElliptic)) {
+    const ConstraintType type = d.efc_type[c.efc_address];
+    if (type == ConstraintType::kContactElliptic) {
       double t = 0;
       for (int i = 1; i < c.dim; ++i) t += (f[i] / c.friction[i - 1]) * (f[i] / c.friction[i - 1]);
       const double violation = std::max(-f[0], std::sqrt(t) - f[0]);
       worst = std::max(worst, violation / std::max(1.0, std::fabs(f[0])));
     } else {
-      const bool pyramidal = type == static_cast<int>(ConstraintType::kContactPyramidal);
+      const bool pyramidal = type == ConstraintType::kContactPyramidal;
       const int rows = pyramidal ? 2 * (c.dim - 1) : 1;
       double fn = 0;
       for (int e = 0; e < rows; ++e) fn += std::fabs(f[e]);

@@ -1,6 +1,7 @@
 // The composite rigid-body algorithm (inertia.cc): M must equal the sum over bodies of
 // Jp' m Jp + Jr' I Jr plus the armature, and be symmetric positive definite.
 #include "dynamics_fixture.h"
+#include "jacobian.h"
 
 namespace gauss::test {
 namespace {

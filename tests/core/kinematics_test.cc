@@ -2,6 +2,7 @@
 // Jacobian built from cdof must equal the finite-difference velocity of every body's center of
 // mass and orientation, for every joint type.
 #include "dynamics_fixture.h"
+#include "jacobian.h"
 
 namespace gauss::test {
 namespace {

@@ -3,6 +3,7 @@
 // energy identity  v'(c(q,v) - c(q,0)) = v' Mdot v / 2  (Coriolis forces do no work on the
 // kinetic energy beyond the change of M).
 #include "dynamics_fixture.h"
+#include "jacobian.h"
 
 namespace gauss::test {
 namespace {

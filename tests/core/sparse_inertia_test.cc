@@ -31,7 +31,7 @@ class SparseInertia : public ::testing::Test {
  protected:
   void SetUp() override {
     // the humanoid branches at the torso and pelvis: a real tree, not a chain
-    model_ = LoadModel(test::MujocoSampleModel("humanoid/humanoid.xml"));
+    model_ = LoadModel(test::TestModel("mujoco/humanoid/humanoid.xml"));
     AllocateData(*model_, data_);
     std::mt19937_64 gen(7);
     std::normal_distribution<double> nd(0, 0.4);

@@ -95,7 +95,7 @@ TEST_P(TendonJacobian, MatchesFiniteDifferencesOfLengths) {
 
 INSTANTIATE_TEST_SUITE_P(Models, TendonJacobian,
                          ::testing::Values(TestModel("actuation_zoo.xml"),
-                                           MujocoSampleModel("tendon_arm/arm26.xml")));
+                                           TestModel("mujoco/tendon_arm/arm26.xml")));
 
 TEST(Tendon, FixedTendonIsLinearInJointPositions) {
   const std::shared_ptr<const Model> model = LoadModel(TestModel("actuation_zoo.xml"));

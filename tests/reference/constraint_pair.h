@@ -184,9 +184,12 @@ inline int WorstIndex(const double* a, const double* b, int n) {
 }
 
 // "type:id type:id ..." of a row list, for failure messages.
-inline std::string RowList(const int* type, const int* id, int n) {
+template <class Type>
+std::string RowList(const Type* type, const int* id, int n) {
   std::string out;
-  for (int i = 0; i < n; ++i) out += std::to_string(type[i]) + ":" + std::to_string(id[i]) + " ";
+  for (int i = 0; i < n; ++i) {
+    out += std::to_string(static_cast<int>(type[i])) + ":" + std::to_string(id[i]) + " ";
+  }
   return out;
 }
 
@@ -201,9 +204,10 @@ inline bool SameRows(const Data& d, const mjData* md, int s) {
   EXPECT_EQ(d.nf, md->nf) << "state " << s;
   if (d.nefc != n || d.ne != md->ne || d.nf != md->nf) return false;
   for (int i = 0; i < n; ++i) {
-    EXPECT_EQ(d.efc_type[i], md->efc_type[i]) << "state " << s << " row " << i;
+    const int type = static_cast<int>(d.efc_type[i]);  // numbered as mjtConstraint
+    EXPECT_EQ(type, md->efc_type[i]) << "state " << s << " row " << i;
     EXPECT_EQ(d.efc_id[i], md->efc_id[i]) << "state " << s << " row " << i;
-    if (d.efc_type[i] != md->efc_type[i] || d.efc_id[i] != md->efc_id[i]) return false;
+    if (type != md->efc_type[i] || d.efc_id[i] != md->efc_id[i]) return false;
   }
   return true;
 }

@@ -75,7 +75,7 @@ TEST_P(ConstraintReference, RowsAndNewtonSolutionMatchMujocoAt100RandomStates) {
     ASSERT_TRUE(CompareRows(p, s, worst)) << path;
     ASSERT_TRUE(CompareSolution(p, s, setup.iterations, kSolveTolerance, worst)) << path;
     for (int i = 0; i < p.d.nefc; ++i) {
-      types.insert(p.d.efc_type[i]);
+      types.insert(static_cast<int>(p.d.efc_type[i]));
       // impedance strictly between its bounds: d'(r) != 0
       if (p.d.efc_KBIP[4 * i + 3] != 0) ++unsaturated;
     }

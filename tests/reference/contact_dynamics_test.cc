@@ -176,7 +176,9 @@ void CheckForwardAtStates(const std::string& path, const SolverSetup& setup) {
     max_ncon = std::max(max_ncon, p.d.ncon);
     states_with_contacts += p.d.ncon > 0;
     for (int k = 0; k < p.d.ncon; ++k) ++condims[p.d.contact[k].dim];
-    for (int i = 0; i < p.d.nefc; ++i) contact_rows += p.d.efc_type[i] >= 5;
+    for (int i = 0; i < p.d.nefc; ++i) {
+      contact_rows += p.d.efc_type[i] >= ConstraintType::kContactFrictionless;
+    }
     iter_gauss = std::max(iter_gauss, p.d.solver_iter);
     iter_mujoco = std::max(iter_mujoco, p.mjd->solver_iter);
   }

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/src/sensors.h"
+#include "../../core/src/pipeline.h"
 #include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
@@ -257,7 +257,7 @@ void CopyConstraintState(const mjModel* m, const mjData* mjd, Data& d) {
   d.nf = mjd->nf;
   d.nefc = mjd->nefc;
   for (int r = 0; r < mjd->nefc; ++r) {
-    d.efc_type[r] = mjd->efc_type[r];
+    d.efc_type[r] = static_cast<ConstraintType>(mjd->efc_type[r]);  // same numbering
     d.efc_id[r] = mjd->efc_id[r];
     d.efc_pos[r] = mjd->efc_pos[r];
     d.efc_margin[r] = mjd->efc_margin[r];

@@ -28,17 +28,14 @@ enum class ConstraintType : int {
 };
 
 // Rows whose force is one-sided (>= 0): limits, frictionless and pyramidal contact rows.
-inline bool IsOneSidedRow(int type) {
-  return type == static_cast<int>(ConstraintType::kLimitJoint) ||
-         type == static_cast<int>(ConstraintType::kLimitTendon) ||
-         type == static_cast<int>(ConstraintType::kContactFrictionless) ||
-         type == static_cast<int>(ConstraintType::kContactPyramidal);
+inline bool IsOneSidedRow(ConstraintType type) {
+  return type == ConstraintType::kLimitJoint || type == ConstraintType::kLimitTendon ||
+         type == ConstraintType::kContactFrictionless || type == ConstraintType::kContactPyramidal;
 }
 
 // Friction-loss rows (dof or tendon): force bounded by +-frictionloss.
-inline bool IsFrictionLossRow(int type) {
-  return type == static_cast<int>(ConstraintType::kFrictionDof) ||
-         type == static_cast<int>(ConstraintType::kFrictionTendon);
+inline bool IsFrictionLossRow(ConstraintType type) {
+  return type == ConstraintType::kFrictionDof || type == ConstraintType::kFrictionTendon;
 }
 
 // Which piece of the penalty a row is on at a given jar.
@@ -84,7 +81,7 @@ struct ConstraintProblem {
   const int* J_colind = nullptr;
   const double* J_sparse = nullptr;
 
-  const int* type = nullptr;             // (nefc) ConstraintType values
+  const ConstraintType* type = nullptr;  // (nefc) kind of each row
   const int* id = nullptr;               // (nefc) equality / dof / tendon / joint / contact id
   const double* R = nullptr;             // (nefc) regularizer
   const double* D = nullptr;             // (nefc) 1/R

@@ -12,6 +12,7 @@
 #include "gauss/arena.h"
 #include "gauss/constraint.h"
 #include "gauss/contact.h"
+#include "gauss/profile.h"
 #include "gauss/types.h"
 
 namespace gauss {
@@ -68,7 +69,7 @@ struct Data {
 
   // ---------------------------------------------------------------- constraints (njmax rows)
   // Rows ordered equality, friction loss, limit, contact; the first `nefc` are valid.
-  std::vector<int> efc_type;           // (njmax) a ConstraintType value
+  std::vector<ConstraintType> efc_type;  // (njmax) kind of each row
   std::vector<int> efc_id;             // (njmax) equality / dof / tendon / joint / contact id
   std::vector<double> efc_J;           // Jacobian: dense (njmax x nv, row-major), or the values
                                        // of the sparse rows (see efc_J_rowadr) when sparse
@@ -126,6 +127,7 @@ struct Data {
   std::vector<SolverIteration> solver_trace;  // (opt.iterations) statistics of each iteration
   std::array<double, 2> solver_fwdinv{0, 0};  // |qfrc_constraint|, |efc_force| difference
                                               // between forward and inverse (fwdinv flag)
+  Profile profile;                     // stage timers, off unless profile.enabled (profile.h)
   int ne = 0;                          // number of equality rows
   int nf = 0;                          // number of friction-loss rows
   int ncon = 0;                        // number of contacts

@@ -40,6 +40,28 @@ bool HasCollidableGeomPair(const Model& m) {
   return m.npair > 0;
 }
 
+// One instance per distinct plugin name in `names` (one per actuator / sensor), in order of
+// first use, each with its group; place(group, i) files item i in its plugin's group.
+template <class Interface, class Group, class Place>
+void GroupByPlugin(PluginRegistry& registry, PluginKind kind, const std::vector<std::string>& names,
+                   std::vector<PluginInstance<Interface>>& instances, std::vector<Group>& groups,
+                   Place&& place) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    auto it = std::find_if(instances.begin(), instances.end(),
+                           [&](const auto& p) { return p.info.name == name; });
+    const std::size_t index = it - instances.begin();
+    if (it == instances.end()) {
+      instances.push_back(registry.Create<Interface>(kind, name));
+      instances.back().instance->Configure(
+          Params(std::string(PluginKindName(kind)) + " '" + name + "' parameters"));
+      groups.emplace_back();
+      groups.back().plugin = instances.back().instance.get();
+    }
+    place(groups[index], static_cast<int>(i));
+  }
+}
+
 }  // namespace
 
 Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* registry) {
@@ -61,42 +83,26 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   solver_params.set_context("solver '" + m.opt.solver + "' parameters");
   solver.instance->Configure(solver_params);
 
-  // one instance per distinct actuator plugin name, in order of first use
-  for (int a = 0; a < m.nu; ++a) {
-    const std::string& name = m.actuator_plugin[a];
-    auto it = std::find_if(actuator_plugins.begin(), actuator_plugins.end(),
-                           [&](const auto& p) { return p.info.name == name; });
-    std::size_t index = it - actuator_plugins.begin();
-    if (it == actuator_plugins.end()) {
-      actuator_plugins.push_back(registry->Create<ActuatorDynamics>(PluginKind::kActuator, name));
-      actuator_plugins.back().instance->Configure(Params("actuator '" + name + "' parameters"));
-      actuator_groups.push_back({actuator_plugins.back().instance.get(), {}});
-    }
-    actuator_groups[index].ids.push_back(a);
-  }
+  // one instance per distinct actuator / sensor plugin name; sensors grouped by stage
+  GroupByPlugin(*registry, PluginKind::kActuator, m.actuator_plugin, actuator_plugins,
+                actuator_groups, [](ActuatorGroup& g, int a) { g.ids.push_back(a); });
+  GroupByPlugin(*registry, PluginKind::kSensor, m.sensor_plugin, sensor_plugins, sensor_groups,
+                [&m](SensorGroup& g, int s) {
+                  g.ids[std::clamp(static_cast<int>(m.sensor_needstage[s]), 1, 3) - 1].push_back(s);
+                });
   for (const auto& group : actuator_groups) {
     group.plugin->Check(m, group.ids.data(), static_cast<int>(group.ids.size()));
-  }
-
-  // one instance per distinct sensor plugin name; its sensors grouped by the stage they need
-  for (int s = 0; s < m.nsensor; ++s) {
-    const std::string& name = m.sensor_plugin[s];
-    auto it = std::find_if(sensor_plugins.begin(), sensor_plugins.end(),
-                           [&](const auto& p) { return p.info.name == name; });
-    std::size_t index = it - sensor_plugins.begin();
-    if (it == sensor_plugins.end()) {
-      sensor_plugins.push_back(registry->Create<Sensor>(PluginKind::kSensor, name));
-      sensor_plugins.back().instance->Configure(Params("sensor '" + name + "' parameters"));
-      sensor_groups.push_back({sensor_plugins.back().instance.get(), {}});
-    }
-    const int slot = std::clamp(static_cast<int>(m.sensor_needstage[s]), 1, 3) - 1;
-    sensor_groups[index].ids[slot].push_back(s);
   }
   for (const auto& group : sensor_groups) {
     for (const std::vector<int>& ids : group.ids) {
       group.plugin->Check(m, ids.data(), static_cast<int>(ids.size()));
     }
   }
+
+  // profiling slots in InUse() order: integrator, solver, colliders, actuators, sensors
+  int slot = 2 + static_cast<int>(colliders.size());
+  for (auto& group : actuator_groups) group.profile_slot = slot++;
+  for (auto& group : sensor_groups) group.profile_slot = slot++;
 }
 
 void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
@@ -127,7 +133,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
     colliders.back().instance->Configure(Params("collider '" + name + "' parameters"));
     ordered.push_back(colliders.back().instance.get());
   }
-  BuildCollisionTable(ordered, collision_table);
+  BuildCollisionTable(ordered, collision_table, 2);  // slots after integrator and solver
   CheckCollisionCoverage(m, collision_table, names);
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "actuation.h"
 #include "gauss/actuator.h"
 #include "gauss/config.h"
 #include "gauss/engine.h"
@@ -16,12 +17,6 @@
 #include "sensors.h"
 
 namespace gauss {
-
-// The actuators handled by one ActuatorDynamics plugin.
-struct ActuatorGroup {
-  const ActuatorDynamics* plugin = nullptr;
-  std::vector<int> ids;
-};
 
 struct Engine::Plugins {
   // Creates the integrator named by m.opt.integrator and the constraint solver named by

@@ -65,13 +65,14 @@ void SiteInteraction(const Model& m, const Data& d, int site, double res[6]) {
 }  // namespace
 
 // (contact, efc_force, qacc, cacc, cfrc_int, actuator_force, object frames) => sensordata
-void EvaluateAcceleration(const Model& m, Data& d, const int* ids, int n) {
+void EvaluateAcceleration(const Model& m, Data& d, const Kind* kinds, const int* ids,
+                          int n) {
   bool rne_done = false;
   for (int k = 0; k < n; ++k) {
     const int s = ids[k];
     const int id = m.sensor_objid[s];
     double* out = d.sensordata.data() + m.sensor_adr[s];
-    const Kind kind = KindOf(m.sensor_type[s]);
+    const Kind kind = kinds[s];
     if (NeedsRnePost(kind) && !rne_done) {
       RnePostConstraint(m, d);
       rne_done = true;

@@ -6,6 +6,7 @@
 // Data fields (subtree_linvel, subtree_angmom, cacc, cfrc_int, cfrc_ext) and fixed-size locals.
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "builtin.h"
 #include "gauss/error.h"
@@ -62,7 +63,7 @@ Kind KindOf(const std::string& type) {
 // (ne, nf, nefc, efc_type, efc_id) => row
 int LimitRow(const Data& d, ConstraintType type, int id) {
   for (int r = d.ne + d.nf; r < d.nefc; ++r) {
-    if (d.efc_type[r] == static_cast<int>(type) && d.efc_id[r] == id) return r;
+    if (d.efc_type[r] == type && d.efc_id[r] == id) return r;
   }
   return -1;
 }
@@ -83,14 +84,20 @@ bool IsFrameSensor(Kind kind) {
 
 class BuiltinSensors : public Sensor {
  public:
-  // (sensor_type, sensor_objtype, sensor_reftype, geoms) => throws for what cannot be evaluated
+  // (sensor_type, sensor_objtype, sensor_reftype, geoms) => throws for what cannot be evaluated;
+  // resolves each sensor's type name to its kind once, for every later evaluation (Check runs
+  // when the Engine is built, before any evaluation and before the Engine is shared)
   void Check(const Model& m, const int* ids, int n) const override {
+    if (kinds_.size() < static_cast<std::size_t>(m.nsensor)) {
+      kinds_.resize(m.nsensor, Kind::kUnsupported);
+    }
     for (int k = 0; k < n; ++k) {
       const int s = ids[k];
       const std::string what = "sensor " + m.sensor_type[s] +
                                (m.sensor_name[s].empty() ? "" : " '" + m.sensor_name[s] + "'") +
                                " (#" + std::to_string(s) + ")";
       const Kind kind = KindOf(m.sensor_type[s]);
+      kinds_[s] = kind;
       if (kind == Kind::kUnsupported) {
         throw Error("not supported yet: " + what + " (the builtin sensor plugin evaluates the "
                     "MJCF sensor types of MuJoCo 2.2.2 except user sensors)");
@@ -115,18 +122,21 @@ class BuiltinSensors : public Sensor {
   void DoEvaluate(const Model& m, Data& d, Stage stage, const int* ids, int n) const override {
     switch (stage) {
       case Stage::kPosition:
-        EvaluatePosition(m, d, ids, n);
+        EvaluatePosition(m, d, kinds_.data(), ids, n);
         break;
       case Stage::kVelocity:
-        EvaluateVelocity(m, d, ids, n);
+        EvaluateVelocity(m, d, kinds_.data(), ids, n);
         break;
       case Stage::kAcceleration:
-        EvaluateAcceleration(m, d, ids, n);
+        EvaluateAcceleration(m, d, kinds_.data(), ids, n);
         break;
       default:
         break;
     }
   }
+
+ private:
+  mutable std::vector<Kind> kinds_;  // (nsensor) kind of each sensor this instance checked
 };
 
 }  // namespace

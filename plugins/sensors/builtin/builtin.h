@@ -40,9 +40,10 @@ Kind KindOf(const std::string& type);
 // limit is not active (no row): the limit sensors then read 0.
 int LimitRow(const Data& d, ConstraintType type, int id);
 
-// Stage evaluators: sensordata of sensors ids[0..n), all needing the given stage.
-void EvaluatePosition(const Model& m, Data& d, const int* ids, int n);
-void EvaluateVelocity(const Model& m, Data& d, const int* ids, int n);
-void EvaluateAcceleration(const Model& m, Data& d, const int* ids, int n);
+// Stage evaluators: sensordata of sensors ids[0..n), all needing the given stage; kinds[s] is
+// the kind of sensor s (resolved once, by Check).
+void EvaluatePosition(const Model& m, Data& d, const Kind* kinds, const int* ids, int n);
+void EvaluateVelocity(const Model& m, Data& d, const Kind* kinds, const int* ids, int n);
+void EvaluateAcceleration(const Model& m, Data& d, const Kind* kinds, const int* ids, int n);
 
 }  // namespace gauss::builtin_sensors

@@ -73,12 +73,12 @@ double Rangefinder(const Model& m, const Data& d, int site) {
 
 // (site_xmat, site_xpos, geom poses, qpos, ten_length, actuator_length, efc_pos, efc_margin,
 // object frames, subtree_com, time) => sensordata
-void EvaluatePosition(const Model& m, Data& d, const int* ids, int n) {
+void EvaluatePosition(const Model& m, Data& d, const Kind* kinds, const int* ids, int n) {
   for (int k = 0; k < n; ++k) {
     const int s = ids[k];
     const int id = m.sensor_objid[s];
     double* out = d.sensordata.data() + m.sensor_adr[s];
-    switch (KindOf(m.sensor_type[s])) {
+    switch (kinds[s]) {
       case Kind::kMagnetometer:
         MulMatTVec3(out, d.site_xmat.data() + 9 * id, m.opt.magnetic.data());
         break;
@@ -100,7 +100,7 @@ void EvaluatePosition(const Model& m, Data& d, const int* ids, int n) {
         break;
       case Kind::kJointLimitPos:
       case Kind::kTendonLimitPos: {
-        const bool joint = KindOf(m.sensor_type[s]) == Kind::kJointLimitPos;
+        const bool joint = kinds[s] == Kind::kJointLimitPos;
         const int row =
             LimitRow(d, joint ? ConstraintType::kLimitJoint : ConstraintType::kLimitTendon, id);
         out[0] = row < 0 ? 0 : d.efc_pos[row] - d.efc_margin[row];

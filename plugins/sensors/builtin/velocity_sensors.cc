@@ -45,13 +45,13 @@ void FrameVelocity(const Model& m, const Data& d, int s, double res[6]) {
 }  // namespace
 
 // (cvel, qvel, ten_velocity, actuator_velocity, efc_vel, object frames) => sensordata
-void EvaluateVelocity(const Model& m, Data& d, const int* ids, int n) {
+void EvaluateVelocity(const Model& m, Data& d, const Kind* kinds, const int* ids, int n) {
   bool subtree_done = false;
   for (int k = 0; k < n; ++k) {
     const int s = ids[k];
     const int id = m.sensor_objid[s];
     double* out = d.sensordata.data() + m.sensor_adr[s];
-    const Kind kind = KindOf(m.sensor_type[s]);
+    const Kind kind = kinds[s];
     if ((kind == Kind::kSubtreeLinVel || kind == Kind::kSubtreeAngMom) && !subtree_done) {
       SubtreeVelocity(m, d);
       subtree_done = true;

@@ -136,7 +136,7 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
   };
   auto same_constraint = [&](int i, int j) {
     return p.id[i] == p.id[j] && p.type[i] == p.type[j] && p.J_rownnz[i] == p.J_rownnz[j] &&
-           p.type[i] >= static_cast<int>(ConstraintType::kContactFrictionless);
+           p.type[i] >= ConstraintType::kContactFrictionless;
   };
   for (int i = 0; i < p.nefc;) {
     if (state[i] == static_cast<int>(ConstraintState::kCone)) {

@@ -100,15 +100,15 @@ class PgsSolver : public ConstraintSolver {
     const int n = p.nefc;
     double change = 0;
     for (int i = 0; i < n;) {
-      const int type = p.type[i];
-      if (type == static_cast<int>(kContactElliptic)) {
-        const Contact& c = p.contact[IdOfContactRow(p, i)];
+      const ConstraintType type = p.type[i];
+      if (type == kContactElliptic) {
+        const Contact& c = p.contact[p.id[i]];  // an elliptic row's id is its contact
         change += exact_blocks_ ? MinimizeEllipticBlock(dual, f, i, c)
                                 : UpdateEllipticContact(dual, f, i, c);
         i += c.dim;
         continue;
       }
-      if (exact_blocks_ && type == static_cast<int>(ConstraintType::kEquality)) {
+      if (exact_blocks_ && type == ConstraintType::kEquality) {
         const int size = EqualityBlockSize(p, i);
         change += MinimizeEqualityBlock(dual, f, i, size);
         i += size;
@@ -158,14 +158,6 @@ class PgsSolver : public ConstraintSolver {
       change += 0.5 * step[i] * r[i];
     }
     return change;
-  }
-
-  // The contact whose elliptic rows start at row i.
-  static int IdOfContactRow(const ConstraintProblem& p, int i) {
-    for (int k = 0; k < p.ncon; ++k) {
-      if (p.contact[k].efc_address == i) return k;
-    }
-    return 0;  // unreachable: every elliptic row block belongs to a contact
   }
 
   bool exact_blocks_ = false;

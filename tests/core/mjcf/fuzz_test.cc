@@ -136,9 +136,9 @@ std::vector<std::string> Seeds() {
                            "compile_orientations.xml", "compile_inertial.xml"}) {
     seeds.push_back(test::TestModel(name));
   }
-  seeds.push_back(test::MujocoSampleModel("humanoid/humanoid.xml"));
-  seeds.push_back(test::MujocoSampleModel("slider_crank/slider_crank.xml"));
-  seeds.push_back(test::MujocoSampleModel("tendon_arm/arm26.xml"));
+  seeds.push_back(test::TestModel("mujoco/humanoid/humanoid.xml"));
+  seeds.push_back(test::TestModel("mujoco/slider_crank/slider_crank.xml"));
+  seeds.push_back(test::TestModel("mujoco/tendon_arm/arm26.xml"));
   return seeds;
 }
 

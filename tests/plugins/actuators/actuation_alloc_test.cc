@@ -30,7 +30,7 @@ void ExpectNoAllocation(const std::shared_ptr<const Model>& model, const Config&
 TEST(ActuationAllocation, StepAllocatesNothing) {
   if (!AllocationCountAvailable()) GTEST_SKIP() << AllocationCountUnavailable();
   for (const std::string& path :
-       {TestModel("actuation_zoo.xml"), MujocoSampleModel("tendon_arm/arm26.xml"),
+       {TestModel("actuation_zoo.xml"), TestModel("mujoco/tendon_arm/arm26.xml"),
         SharedModel("gymnasium/swimmer.xml")}) {
     for (const char* integrator : {"euler", "rk4"}) {
       Config config;

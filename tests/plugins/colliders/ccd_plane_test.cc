@@ -96,7 +96,7 @@ TEST_F(Ccd, MeshPlaneDeepestVertices) {
 // orientation (brute force over all 12 676 vertices).
 TEST_F(Ccd, MugHullSupportIsTheLowestVertex) {
   const std::string xml =
-      "<mujoco><compiler meshdir=\"" + test::MujocoSampleModel("mug") +
+      "<mujoco><compiler meshdir=\"" + test::TestModel("mujoco/mug") +
       "\"/><asset><mesh file=\"mug.obj\" scale=\".01 .01 .01\"/></asset><worldbody><geom "
       "type=\"plane\" size=\"0 0 1\"/><body><freejoint/><geom type=\"mesh\" mesh=\"mug\"/></body>"
       "</worldbody></mujoco>";

@@ -22,7 +22,7 @@ namespace {
 
 TEST(CollisionAllocation, NoHeapAllocationWithHundredsOfContacts) {
   if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
-  auto model = LoadModel(test::MujocoSampleModel("humanoid/22_humanoids.xml"));
+  auto model = LoadModel(test::TestModel("mujoco/humanoid/22_humanoids.xml"));
   Data d;
   AllocateData(*model, d);
   PluginRegistry registry;

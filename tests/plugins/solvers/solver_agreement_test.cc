@@ -279,7 +279,7 @@ void RandomState(const Model& m, Data& d, std::mt19937_64& gen, int s) {
 std::vector<std::string> ConstraintModels() {
   return {TestModel("constraints_limits.xml"), TestModel("constraints_equality.xml"),
           TestModel("constraints_soft.xml"), TestModel("constraints_planar_loop.xml"),
-          MujocoSampleModel("humanoid/humanoid.xml")};
+          TestModel("mujoco/humanoid/humanoid.xml")};
 }
 
 // A contact-free set-up of one of the constraint models.
@@ -471,7 +471,7 @@ TEST(ContactAssembly, RowCountsTypesAndResidualsPerCondimAndCone) {
       ASSERT_EQ(c.efc_address, expected_rows) << ConeName(cone) << " contact " << k;
       for (int r = 0; r < rows; ++r) {
         const int i = c.efc_address + r;
-        EXPECT_EQ(d.efc_type[i], static_cast<int>(type)) << "contact " << k << " row " << r;
+        EXPECT_EQ(d.efc_type[i], type) << "contact " << k << " row " << r;
         EXPECT_EQ(d.efc_id[i], k) << "contact " << k << " row " << r;
         // the distance and margin are on the normal row (elliptic) or every edge (pyramidal)
         const bool normal_row = cone != Cone::kElliptic || r == 0;

@@ -1,0 +1,29 @@
+// Jacobians of points on bodies and the mapping of Cartesian forces to joint space, shared by
+// the stages that build constraint rows, transmissions, tendons and sensors.
+#pragma once
+
+#include "gauss/data.h"
+#include "gauss/model.h"
+
+namespace gauss {
+
+// (xfrc, xipos, cdof) => adds J' xfrc to qfrc (nv); xfrc is nbody x 6 (force, torque at each
+// body's center of mass).
+void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, double* qfrc);
+
+// Jacobians of a world point attached to `body`: jacp (3 x nv), jacr (3 x nv), either may be
+// null. Rows are dense over all dofs.
+void PointJacobian(const Model& m, const Data& d, int body, const double* point, double* jacp,
+                   double* jacr);
+
+// The dofs that move `body`, in increasing order (its own and its ancestors'); returns their
+// number. `chain` needs room for nv.
+int BodyChain(const Model& m, int body, int* chain);
+// The sorted union of two increasing dof lists; returns its length.
+int MergeChains(const int* a, int na, const int* b, int nb, int* out);
+// PointJacobian restricted to the dofs in `chain` (n, increasing): jacp, jacr are 3 x n
+// (row-major); columns of dofs that do not move `body` are zero.
+void ChainJacobian(const Model& m, const Data& d, int body, const double* point, const int* chain,
+                   int n, double* jacp, double* jacr);
+
+}  // namespace gauss

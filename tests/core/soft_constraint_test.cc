@@ -1,0 +1,280 @@
+// The soft-constraint penalty (soft_constraint.cc, primal.cc's ConstraintCurvature) checked
+// against finite differences of itself, on every row type and penalty zone: the force is
+// -ds/djar, AddConstraintHessian is the derivative of the gradient J' ds/djar in x,
+// EllipticConeCurvature is the derivative of an elliptic contact's force on the cone surface,
+// and ConstraintCurvature is the directional second derivative. The penalty is piecewise
+// quadratic, so central differences are exact up to round-off wherever the step stays on one
+// piece; points whose difference step changes a row's piece are skipped (and counted).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "constraint_assembly.h"
+#include "elliptic_zone.h"
+#include "gauss/constraint.h"
+#include "gauss/engine.h"
+#include "gauss/mjcf.h"
+#include "gauss/primal.h"
+#include "support/test_support.h"
+
+namespace gauss {
+namespace {
+
+// Relative tolerance of a central difference of a piecewise quadratic (round-off only).
+constexpr double kRel = 1e-6;
+
+// A model's constraint problem at a state with constraints of every kind it has.
+struct ProblemAt {
+  std::unique_ptr<Engine> engine;
+  Data d;
+  std::unique_ptr<FactoredInertia> ops;
+  ConstraintProblem p;
+
+  ProblemAt(const std::string& model, Cone cone, int steps) {
+    Config config;
+    config.cone = cone;
+    engine = std::make_unique<Engine>(LoadModel(test::TestModel(model)), config);
+    d = engine->MakeData();
+    for (int i = 0; i < engine->model().nv; ++i) d.qvel[i] = 0.3 * std::sin(1.3 * i + 0.2);
+    for (int k = 0; k < steps; ++k) engine->Step(d);
+    engine->Forward(d);
+    ops = std::make_unique<FactoredInertia>(engine->model(), d);
+    p = MakeProblem(engine->model(), d, *ops);
+  }
+};
+
+// Random jar around the pieces' boundaries: friction-loss rows at the scale of their Huber
+// bound R floss, the others of order one.
+std::vector<double> RandomJar(const ConstraintProblem& p, std::mt19937_64& gen) {
+  std::normal_distribution<double> nd(0, 1);
+  std::vector<double> jar(p.nefc);
+  for (int i = 0; i < p.nefc; ++i) {
+    const double scale = IsFrictionLossRow(p.type[i]) ? 2 * p.R[i] * p.frictionloss[i] : 1.0;
+    jar[i] = scale * nd(gen);
+  }
+  return jar;
+}
+
+// Whether every row keeps its state between jar and jar +- h e (e: a jar-space direction).
+bool SamePieces(const ConstraintProblem& p, const std::vector<double>& jar,
+                const std::vector<double>& dir, double h) {
+  std::vector<int> s0(p.nefc), s1(p.nefc), s2(p.nefc);
+  std::vector<double> plus(jar), minus(jar);
+  for (int i = 0; i < p.nefc; ++i) {
+    plus[i] += h * dir[i];
+    minus[i] -= h * dir[i];
+  }
+  ConstraintCost(p, jar.data(), nullptr, s0.data());
+  ConstraintCost(p, plus.data(), nullptr, s1.data());
+  ConstraintCost(p, minus.data(), nullptr, s2.data());
+  return s0 == s1 && s0 == s2;
+}
+
+struct Case {
+  const char* model;
+  Cone cone;
+  int steps;
+};
+
+class SoftConstraint : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SoftConstraint, ForceIsMinusTheCostGradient) {
+  const Case c = GetParam();
+  ProblemAt at(c.model, c.cone, c.steps);
+  const ConstraintProblem& p = at.p;
+  ASSERT_GT(p.nefc, 0);
+  std::mt19937_64 gen(5);
+  std::set<int> states;
+  int checked = 0, skipped = 0;
+  for (int sample = 0; sample < 40; ++sample) {
+    const std::vector<double> jar = RandomJar(p, gen);
+    std::vector<double> force(p.nefc);
+    std::vector<int> state(p.nefc);
+    ConstraintCost(p, jar.data(), force.data(), state.data());
+    states.insert(state.begin(), state.end());
+    for (int i = 0; i < p.nefc; ++i) {
+      const double h = 1e-6 * std::max(1.0, std::fabs(jar[i]));
+      std::vector<double> e(p.nefc, 0.0);
+      e[i] = 1;
+      if (!SamePieces(p, jar, e, h)) {
+        ++skipped;
+        continue;
+      }
+      std::vector<double> plus(jar), minus(jar);
+      plus[i] += h;
+      minus[i] -= h;
+      const double fd = (ConstraintCost(p, plus.data(), nullptr, nullptr) -
+                         ConstraintCost(p, minus.data(), nullptr, nullptr)) / (2 * h);
+      const double scale = std::fabs(ConstraintCost(p, jar.data(), nullptr, nullptr)) / h;
+      EXPECT_NEAR(-force[i], fd, kRel * (1 + std::fabs(force[i])) + 1e-13 * scale)
+          << c.model << " sample " << sample << " row " << i;
+      ++checked;
+    }
+  }
+  EXPECT_LT(skipped, checked / 100 + 1) << "too many difference steps crossed a piece boundary";
+  // the samples reach the nonzero pieces of the penalty
+  EXPECT_TRUE(states.count(static_cast<int>(ConstraintState::kQuadratic)));
+  if (c.cone == Cone::kElliptic) {
+    EXPECT_TRUE(states.count(static_cast<int>(ConstraintState::kCone)));
+  }
+}
+
+// H(x) = d/dx (J' ds/djar) at jar = J x - aref; AddConstraintHessian gives its lower triangle.
+TEST_P(SoftConstraint, HessianIsTheDerivativeOfTheGradient) {
+  const Case c = GetParam();
+  ProblemAt at(c.model, c.cone, c.steps);
+  const ConstraintProblem& p = at.p;
+  const int nv = p.nv;
+  std::mt19937_64 gen(7);
+  std::normal_distribution<double> nd(0, 1);
+  auto gradient = [&p](const std::vector<double>& x, std::vector<double>& jar,
+                       std::vector<double>& g) {
+    MulJ(p, x.data(), jar.data());
+    for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
+    std::vector<double> force(p.nefc);
+    ConstraintCost(p, jar.data(), force.data(), nullptr);
+    MulJT(p, force.data(), g.data());
+    for (double& v : g) v = -v;
+  };
+  int checked = 0;
+  for (int sample = 0; sample < 10; ++sample) {
+    std::vector<double> x(nv);
+    for (int i = 0; i < nv; ++i) x[i] = p.qacc_smooth[i] + 2 * nd(gen);
+    std::vector<double> jar(p.nefc), g0(nv);
+    gradient(x, jar, g0);
+    std::vector<int> state(p.nefc);
+    ConstraintCost(p, jar.data(), nullptr, state.data());
+    std::vector<double> H(nv * nv, 0.0);
+    AddConstraintHessian(p, jar.data(), state.data(), H.data());
+    double hmax = 0;
+    for (double v : H) hmax = std::max(hmax, std::fabs(v));
+    for (int k = 0; k < nv; ++k) {
+      const double h = 1e-6;
+      std::vector<double> ek(nv, 0.0), jdir(p.nefc);
+      ek[k] = 1;
+      MulJ(p, ek.data(), jdir.data());
+      if (!SamePieces(p, jar, jdir, h)) continue;
+      std::vector<double> xp(x), xm(x), gp(nv), gm(nv), jp(p.nefc), jm(p.nefc);
+      xp[k] += h;
+      xm[k] -= h;
+      gradient(xp, jp, gp);
+      gradient(xm, jm, gm);
+      for (int i = k; i < nv; ++i) {  // lower triangle: row i >= column k
+        const double fd = (gp[i] - gm[i]) / (2 * h);
+        EXPECT_NEAR(H[i * nv + k], fd, kRel * (1 + hmax))
+            << c.model << " sample " << sample << " H(" << i << "," << k << ")";
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 5 * nv);
+}
+
+// ConstraintCurvature(v) = v' (d^2 s/djar^2) v, the derivative of v' ds/djar along v.
+TEST_P(SoftConstraint, RowCurvatureIsTheDirectionalSecondDerivative) {
+  const Case c = GetParam();
+  ProblemAt at(c.model, c.cone, c.steps);
+  const ConstraintProblem& p = at.p;
+  std::mt19937_64 gen(9);
+  std::normal_distribution<double> nd(0, 1);
+  int checked = 0;
+  for (int sample = 0; sample < 40; ++sample) {
+    const std::vector<double> jar = RandomJar(p, gen);
+    std::vector<double> v(p.nefc);
+    for (double& x : v) x = nd(gen);
+    const double h = 1e-7;
+    if (!SamePieces(p, jar, v, h)) continue;
+    std::vector<int> state(p.nefc);
+    ConstraintCost(p, jar.data(), nullptr, state.data());
+    const double curvature = ConstraintCurvature(p, jar.data(), state.data(), v.data());
+    std::vector<double> plus(jar), minus(jar), fp(p.nefc), fm(p.nefc);
+    for (int i = 0; i < p.nefc; ++i) {
+      plus[i] += h * v[i];
+      minus[i] -= h * v[i];
+    }
+    ConstraintCost(p, plus.data(), fp.data(), nullptr);
+    ConstraintCost(p, minus.data(), fm.data(), nullptr);
+    double fd = 0, fscale = 0;
+    for (int i = 0; i < p.nefc; ++i) {
+      fd += v[i] * -(fp[i] - fm[i]) / (2 * h);
+      fscale += std::fabs(v[i] * fp[i]);
+    }
+    EXPECT_NEAR(curvature, fd, kRel * (1 + std::fabs(curvature)) + 1e-15 * fscale / h)
+        << c.model << " sample " << sample;
+    ++checked;
+  }
+  EXPECT_GT(checked, 30);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, SoftConstraint,
+    ::testing::Values(Case{"contact_pile.xml", Cone::kElliptic, 300},
+                      Case{"contact_pile.xml", Cone::kPyramidal, 300},
+                      Case{"constraints_limits.xml", Cone::kPyramidal, 50},
+                      Case{"constraints_equality.xml", Cone::kPyramidal, 50}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name = info.param.model;
+      name = name.substr(0, name.find('.'));
+      return name + (info.param.cone == Cone::kElliptic ? "_elliptic" : "_pyramidal");
+    });
+
+// EllipticConeCurvature: on the cone surface, hc = -d force_c / d jar_c of the contact's rows.
+TEST(SoftConstraint, EllipticConeCurvatureIsTheForceDerivative) {
+  ProblemAt at("contact_pile.xml", Cone::kElliptic, 300);
+  const ConstraintProblem& p = at.p;
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> nd(0, 1);
+  int checked = 0;
+  for (int k = 0; k < p.ncon; ++k) {
+    const Contact& c = p.contact[k];
+    if (c.efc_address < 0 || c.dim < 3) continue;
+    for (int sample = 0; sample < 20; ++sample) {
+      // a point on the cone surface: normal below the friction norm, above the tip zone
+      std::vector<double> jar(p.nefc, 0.0);
+      double* j = jar.data() + c.efc_address;
+      for (int r = 1; r < c.dim; ++r) j[r] = nd(gen);
+      const EllipticZone probe = ClassifyElliptic(c, p.impratio, j);
+      j[0] = probe.T * (0.9 - 1.5 * std::fabs(nd(gen)) / (1 + 10 * probe.m2));
+      if (ClassifyElliptic(c, p.impratio, j).state != ConstraintState::kCone) continue;
+      double hc[36];
+      EllipticConeCurvature(p, c, j, hc);
+      for (int col = 0; col < c.dim; ++col) {
+        const double h = 1e-7 * std::max(1.0, std::fabs(j[col]));
+        std::vector<double> plus(jar), minus(jar), fp(p.nefc), fm(p.nefc);
+        plus[c.efc_address + col] += h;
+        minus[c.efc_address + col] -= h;
+        ASSERT_EQ(ClassifyElliptic(c, p.impratio, plus.data() + c.efc_address).state,
+                  ConstraintState::kCone);
+        ASSERT_EQ(ClassifyElliptic(c, p.impratio, minus.data() + c.efc_address).state,
+                  ConstraintState::kCone);
+        ConstraintCost(p, plus.data(), fp.data(), nullptr);
+        ConstraintCost(p, minus.data(), fm.data(), nullptr);
+        for (int row = 0; row < c.dim; ++row) {
+          const double fd = -(fp[c.efc_address + row] - fm[c.efc_address + row]) / (2 * h);
+          const double exact = hc[row * c.dim + col];
+          EXPECT_NEAR(exact, fd, 1e-5 * (1 + std::fabs(exact)) + 1e-9 * p.D[c.efc_address])
+              << "contact " << k << " hc(" << row << "," << col << ")";
+        }
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20) << "too few contacts with friction to be a test";
+}
+
+// impratio = 0 is floored like the regularizer's, not divided by.
+TEST(SoftConstraint, ZeroImpratioGivesAFiniteConeRatio) {
+  Contact c;
+  c.dim = 3;
+  c.friction[0] = c.friction[1] = 0.5;
+  EXPECT_TRUE(std::isfinite(ConeFrictionRatio(c, 0.0)));
+  EXPECT_DOUBLE_EQ(ConeFrictionRatio(c, 2.0), 0.125);
+  const double jar[3] = {-1, 0.5, 0.2};
+  EXPECT_EQ(ClassifyElliptic(c, 0.0, jar).state, ConstraintState::kQuadratic);
+}
+
+}  // namespace
+}  // namespace gauss
