@@ -98,7 +98,7 @@ void BM_Solve(benchmark::State& state) {
     const FactoredInertia ops(m, d);
     ConstraintProblem p = MakeProblem(m, d, ops);
     p.qacc_warmstart = nullptr;
-    const SolverResult r = solver.instance->Solve(p, d, qacc.data(), force.data(), trace.data());
+    const SolverResult r = solver.instance->Solve(p, d.arena, qacc.data(), force.data(), trace.data());
     benchmark::DoNotOptimize(qacc.data());
     iterations += r.iterations;
     rows += d.nefc;

@@ -142,7 +142,7 @@ void Engine::SolveConstraints(Data& d) const {
     const FactoredInertia ops(m, d);
     const ConstraintProblem problem = MakeProblem(m, d, ops);
     const SolverResult result = plugins_->solver.instance->Solve(
-        problem, d, d.qacc.data(), d.efc_force.data(), d.solver_trace.data());
+        problem, d.arena, d.qacc.data(), d.efc_force.data(), d.solver_trace.data());
     d.solver_iter = result.iterations;
     MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
     // row states at the solution (what the force law is doing), for sensors and reports

@@ -11,7 +11,7 @@ namespace {
 class FailingSolver : public gauss::ConstraintSolver {
  protected:
   // (problem) => throws: the engine only calls a solver when there are constraint rows
-  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& problem, gauss::Data&, double*,
+  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& problem, gauss::Arena&, double*,
                               double*, gauss::SolverIteration*) const override {
     throw gauss::Error("test_failing solver: refusing a problem with " +
                        std::to_string(problem.nefc) + " constraint rows");

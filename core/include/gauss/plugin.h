@@ -27,7 +27,7 @@
 namespace gauss {
 
 // Bump whenever an interface, Model or Data changes in a way that breaks compiled plugins.
-inline constexpr int kPluginAbiVersion = 2;
+inline constexpr int kPluginAbiVersion = 3;
 
 enum class PluginKind : int { kCollider = 0, kSolver = 1, kIntegrator = 2, kActuator = 3, kSensor = 4 };
 inline constexpr int kNumPluginKinds = 5;

@@ -23,12 +23,11 @@ class NewtonSolver : public ConstraintSolver {
   }
 
  protected:
-  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+  SolverResult DoSolve(const ConstraintProblem& p, Arena& arena, double* qacc, double* force,
                        SolverIteration* trace) const override {
     if (p.nefc == 0) return SolveWithoutConstraints(p, qacc);
     const int nv = p.nv;
     SolverResult result;
-    Arena& arena = d.arena;
     ArenaScope scope(arena);
     PrimalWork w;
     w.Allocate(p, arena);

@@ -37,7 +37,7 @@ class PgsSolver : public ConstraintSolver {
   }
 
  protected:
-  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+  SolverResult DoSolve(const ConstraintProblem& p, Arena& arena, double* qacc, double* force,
                        SolverIteration* trace) const override {
     const int nv = p.nv, n = p.nefc;
     SolverResult result;
@@ -46,7 +46,6 @@ class PgsSolver : public ConstraintSolver {
       result.converged = true;
       return result;
     }
-    Arena& arena = d.arena;
     ArenaScope scope(arena);
     DualProblem dual;
     dual.Build(p, arena);

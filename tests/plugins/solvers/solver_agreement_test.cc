@@ -156,7 +156,7 @@ class ProblemSetup {
     s.force.assign(std::max(d.nefc, 1), std::numeric_limits<double>::quiet_NaN());
     s.trace.assign(iterations, SolverIteration());
     const auto start = std::chrono::steady_clock::now();
-    s.result = Solver(name).Solve(p, d, s.qacc.data(), s.force.data(), s.trace.data());
+    s.result = Solver(name).Solve(p, d.arena, s.qacc.data(), s.force.data(), s.trace.data());
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return s;
   }
