@@ -87,7 +87,7 @@ void BM_Solve(benchmark::State& state) {
   PluginRegistry registry;
   PluginInstance<ConstraintSolver> solver =
       registry.Create<ConstraintSolver>(PluginKind::kSolver, name);
-  solver.instance->Configure(Params("solver '" + name + "' parameters"));
+  solver.Configure(Params());
   std::vector<double> qacc(m.nv), force(std::max(m.njmax, 1));
   std::vector<SolverIteration> trace(m.opt.iterations);
   long iterations = 0, rows = 0, solves = 0;

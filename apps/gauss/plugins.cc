@@ -63,6 +63,17 @@ int PluginsCommand(const std::vector<std::string>& argv) {
   print_row(head);
   for (const auto& row : rows) print_row(row);
   std::printf("\n%zu plugins\n", plugins.size());
+
+  // what each usable plugin declares in its entry
+  for (const auto& p : plugins) {
+    if (!p.usable) continue;
+    std::printf("\n%s %s\n  capabilities: %s\n", PluginKindName(p.kind), p.name.c_str(),
+                DescribeCapabilities(p.capabilities).c_str());
+    std::printf("  parameters:%s\n", p.params.count == 0 ? " none" : "");
+    for (int k = 0; k < p.params.count; ++k) {
+      std::printf("    %s\n", DescribeParam(p.params.specs[k]).c_str());
+    }
+  }
   return 0;
 }
 

@@ -51,11 +51,10 @@ class DampedJacobi : public gauss::ConstraintSolver {
  public:
   // (params: omega) => omega_
   void Configure(const gauss::Params& params) override {
-    params.Require({"omega"});
-    omega_ = params.GetDouble("omega", 1.0);
+    omega_ = params.GetDouble("omega");
     if (!(omega_ > 0 && omega_ < 2)) {
       throw gauss::Error(params.context() + ": omega must be in (0, 2), got " +
-                         params.GetString("omega", ""));
+                         params.GetString("omega"));
     }
   }
 
@@ -201,5 +200,11 @@ class DampedJacobi : public gauss::ConstraintSolver {
 
 }  // namespace
 
+namespace {
+constexpr gauss::ParamSpec kJacobiParams[] = {
+    {"omega", gauss::ParamType::kDouble, "1", "damping of the Jacobi step, in (0, 2)"}};
+}  // namespace
+
 GAUSS_SOLVER_PLUGIN(DampedJacobi, example_jacobi, "1.0.0",
-                    "example: damped projected Jacobi on the dual problem (examples/plugins)")
+                    "example: damped projected Jacobi on the dual problem (examples/plugins)",
+                    gauss::kCapAllSolverFeatures, kJacobiParams)

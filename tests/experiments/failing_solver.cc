@@ -20,4 +20,5 @@ class FailingSolver : public gauss::ConstraintSolver {
 
 }  // namespace
 
-GAUSS_SOLVER_PLUGIN(FailingSolver, test_failing, "0.0.1", "test: throws from every solve")
+GAUSS_SOLVER_PLUGIN(FailingSolver, test_failing, "0.0.1", "test: throws from every solve",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

@@ -58,6 +58,12 @@ struct SolverIteration {
   double improvement = 0;  // scaled cost decrease of this iteration
 };
 
+// What a solve reports besides its solution.
+struct SolverResult {
+  int iterations = 0;
+  bool converged = false;  // stopped by the tolerance, not by the iteration limit
+};
+
 // Multiplication and solves with the joint-space inertia M, using the factorization the
 // kernel already computed for this state.
 class MassMatrixOps {

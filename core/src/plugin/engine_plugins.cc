@@ -32,16 +32,12 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   }
 
   integrator = registry->Create<Integrator>(PluginKind::kIntegrator, m.opt.integrator);
-  Params integrator_params = config.integrator_params;
-  integrator_params.set_context("integrator '" + m.opt.integrator + "' parameters");
-  integrator.instance->Configure(integrator_params);
+  integrator.Configure(config.integrator_params);
 
   CreateColliders(m, config, *registry);
 
   solver = registry->Create<ConstraintSolver>(PluginKind::kSolver, m.opt.solver);
-  Params solver_params = config.solver_params;
-  solver_params.set_context("solver '" + m.opt.solver + "' parameters");
-  solver.instance->Configure(solver_params);
+  solver.Configure(config.solver_params);
 
   // one instance per distinct actuator plugin name, in order of first use
   for (int a = 0; a < m.nu; ++a) {
@@ -51,7 +47,7 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
     std::size_t index = it - actuator_plugins.begin();
     if (it == actuator_plugins.end()) {
       actuator_plugins.push_back(registry->Create<ActuatorDynamics>(PluginKind::kActuator, name));
-      actuator_plugins.back().instance->Configure(Params("actuator '" + name + "' parameters"));
+      actuator_plugins.back().Configure(Params());
       actuator_groups.push_back({actuator_plugins.back().instance.get(), {}});
     }
     actuator_groups[index].ids.push_back(a);
@@ -68,7 +64,7 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
     std::size_t index = it - sensor_plugins.begin();
     if (it == sensor_plugins.end()) {
       sensor_plugins.push_back(registry->Create<Sensor>(PluginKind::kSensor, name));
-      sensor_plugins.back().instance->Configure(Params("sensor '" + name + "' parameters"));
+      sensor_plugins.back().Configure(Params());
       sensor_groups.push_back({sensor_plugins.back().instance.get(), {}});
     }
     const int slot = std::clamp(static_cast<int>(m.sensor_needstage[s]), 1, 3) - 1;
@@ -79,6 +75,8 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
       group.plugin->Check(m, ids.data(), static_cast<int>(ids.size()));
     }
   }
+  single_step_integrator = (integrator.info.capabilities & kCapSingleStep) != 0;
+  CheckCapabilities(m, *registry);
 }
 
 void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
@@ -98,7 +96,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
   std::vector<const Collider*> ordered;
   for (const std::string& name : names) {
     colliders.push_back(registry.Create<Collider>(PluginKind::kCollider, name));
-    colliders.back().instance->Configure(Params("collider '" + name + "' parameters"));
+    colliders.back().Configure(Params());
     ordered.push_back(colliders.back().instance.get());
   }
   BuildCollisionTable(ordered, collision_table);

@@ -62,4 +62,5 @@ class CgSolver : public ConstraintSolver {
 }  // namespace gauss
 
 GAUSS_SOLVER_PLUGIN(gauss::CgSolver, cg, "1.0.0",
-                    "nonlinear conjugate gradient (Polak-Ribiere+, M^-1 preconditioned) on the primal problem")
+                    "nonlinear conjugate gradient (Polak-Ribiere+, M^-1 preconditioned) on the primal problem",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

@@ -7,6 +7,7 @@
 
 #include "hessian.h"
 
+#include "gauss/error.h"
 #include "gauss/model.h"
 #include "gauss/primal.h"
 #include "gauss/solver.h"
@@ -44,7 +45,7 @@ class NewtonSolver : public ConstraintSolver {
       if (!factored || !hessian.Update(p, pt.state)) {
         arena.Release(factor_mark);
         factored = hessian.Factor(p, pt.jar, pt.state, arena);
-        if (!factored) break;  // impossible for M > 0
+        GAUSS_DEMAND(factored, "the Hessian M + J'Hs J is positive definite (M is)");
       }
       for (int i = 0; i < nv; ++i) w.dir[i] = -pt.grad[i];
       hessian.Solve(w.dir);
@@ -59,4 +60,5 @@ class NewtonSolver : public ConstraintSolver {
 }  // namespace gauss
 
 GAUSS_SOLVER_PLUGIN(gauss::NewtonSolver, newton, "1.0.0",
-                    "Newton's method on the primal problem: exact Hessian, Cholesky, exact line search")
+                    "Newton's method on the primal problem: exact Hessian, Cholesky, exact line search",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

@@ -87,7 +87,7 @@ const ConstraintSolver& Solver(const std::string& variant) {
         registry.Create<ConstraintSolver>(PluginKind::kSolver, name);
     Params params("solver '" + name + "' parameters");
     if (exact) params.Set("exact_blocks", "true");
-    created.instance->Configure(params);
+    created.Configure(params);
     it = instances.emplace(variant, std::move(created)).first;
   }
   return *it->second.instance;
