@@ -2,6 +2,7 @@
 // model loading and the text blocks that describe a model and its plugins.
 #include "common.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -65,6 +66,16 @@ std::shared_ptr<const Model> LoadModelFile(const std::string& path) {
     throw Error(ErrorLocation{path, 0, "", ""}, "is a directory, expected an MJCF model file");
   }
   return LoadModel(path);
+}
+
+int FindKeyframe(const Model& m, const std::string& name_or_index) {
+  for (int k = 0; k < m.nkey; ++k) {
+    if (m.key_name[k] == name_or_index) return k;
+  }
+  char* end = nullptr;
+  const long index = std::strtol(name_or_index.c_str(), &end, 10);
+  const bool number = !name_or_index.empty() && end == name_or_index.c_str() + name_or_index.size();
+  return number && index >= 0 && index < m.nkey ? static_cast<int>(index) : -1;
 }
 
 std::string ModelSizeText(const Model& m) {

@@ -58,6 +58,10 @@ Config BuildConfig(const CommonArgs& args);
 // Loads and compiles MODEL.xml, with a clear message when the file does not exist.
 std::shared_ptr<const Model> LoadModelFile(const std::string& path);
 
+// (model, keyframe name or 0-based index) => the keyframe's index, -1 when there is none such.
+// A name wins over an index ("3" names keyframe "3" if the model has one).
+int FindKeyframe(const Model& model, const std::string& name_or_index);
+
 // Model size line: "nq=.. nv=.. nu=.. na=.. nbody=.. njnt=.. ngeom=.. nsite=.. nsensor=.. ...".
 std::string ModelSizeText(const Model& model);
 // One line per plugin in use: "  kind  name  version  file".

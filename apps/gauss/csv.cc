@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -32,6 +33,14 @@ std::vector<std::string> SplitFields(const std::string& line) {
   }
 }
 
+// The name of a separator other than ',' that `text` contains (spreadsheets export ';' or tabs),
+// or null.
+const char* SeparatorHint(const std::string& text) {
+  if (text.find(';') != std::string::npos) return "';'";
+  if (text.find('\t') != std::string::npos) return "tabs";
+  return nullptr;
+}
+
 }  // namespace
 
 int CsvTable::Column(const std::string& name) const {
@@ -43,6 +52,10 @@ int CsvTable::Column(const std::string& name) const {
 
 // (file at `path`) => table; blank lines are skipped, "\r\n" endings accepted.
 CsvTable ReadCsv(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error(ErrorLocation{path, 0, "", ""}, "is a directory, expected a CSV file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open CSV file");
   CsvTable table;
@@ -55,6 +68,11 @@ CsvTable ReadCsv(const std::string& path) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (Trim(line).empty()) continue;
     std::vector<std::string> fields = SplitFields(line);
+    if (!have_header && fields.size() == 1 && SeparatorHint(line) != nullptr) {
+      throw Error(ErrorLocation{path, line_number, "", ""},
+                  std::string("the header has no ',' but is separated by ") + SeparatorHint(line) +
+                      ": Gauss CSV files separate columns with ','");
+    }
     if (!have_header) {
       std::set<std::string> seen;
       for (const auto& name : fields) {
@@ -81,7 +99,10 @@ CsvTable ReadCsv(const std::string& path) {
       row[i] = std::strtod(s, &end);
       if (fields[i].empty() || *end != '\0') {
         throw Error(ErrorLocation{path, line_number, table.header[i], ""},
-                    "expected a number, got '" + fields[i] + "'");
+                    "expected a number, got '" + fields[i] + "'" +
+                        (SeparatorHint(fields[i]) ? std::string("; columns are separated by ',', not ") +
+                                                        SeparatorHint(fields[i])
+                                                  : std::string()));
       }
     }
     table.rows.push_back(std::move(row));

@@ -40,11 +40,13 @@ namespace fs = std::filesystem;
 const char* kUsage =
     "usage: gauss experiment EXP.yaml [--jobs N] [--out DIR] [--sweep KEY=V1,V2,...]...\n"
     "                        [--set KEY=VALUE]... [--duration T | --steps N] [--repeats R]\n"
-    "                        [--seed S] [--no-plots] [--dry-run]\n\n"
+    "                        [--seed S] [--no-plots] [--dry-run] [--only RUN]\n\n"
     "Runs every model x sweep point x repeat of EXP.yaml in parallel and writes DIR/results.csv\n"
     "(one row per run: the swept keys, seed, status and metrics), DIR/configs/, DIR/traces/ and\n"
     "DIR/plots/. See docs/experiments.md. Command-line overrides shrink or change a sweep\n"
-    "without editing the file: --sweep replaces (or adds) one axis, --set adds a base setting.";
+    "without editing the file: --sweep replaces (or adds) one axis, --set adds a base setting.\n"
+    "--only RUN re-runs one run (the `run` column of results.csv), writes its trace and prints\n"
+    "the `gauss run` command that reproduces it; results.csv and the plots are not touched.";
 
 // Set by SIGINT; the workers poll it between steps. A lock-free atomic is async-signal-safe.
 std::atomic<bool> g_stop{false};
@@ -62,14 +64,8 @@ struct PointSetup {
 // (spec, model) => the keyframe index named by spec.keyframe, -1 for none.
 int ResolveKeyframe(const ExperimentSpec& spec, const Model& m, const std::string& model_path) {
   if (spec.keyframe.empty()) return -1;
-  for (int k = 0; k < m.nkey; ++k) {
-    if (m.key_name[k] == spec.keyframe) return k;
-  }
-  char* end = nullptr;
-  const long index = std::strtol(spec.keyframe.c_str(), &end, 10);
-  if (end == spec.keyframe.c_str() + spec.keyframe.size() && index >= 0 && index < m.nkey) {
-    return static_cast<int>(index);
-  }
+  const int key = FindKeyframe(m, spec.keyframe);
+  if (key >= 0) return key;
   throw Error(ErrorLocation{spec.file, 0, "initial.keyframe", ""},
               "model " + model_path + " has no keyframe '" + spec.keyframe + "' (it has " +
                   std::to_string(m.nkey) + ")");
@@ -176,6 +172,7 @@ struct Options {
   int repeats = 0;
   long long seed = -1;
   bool no_plots = false, dry_run = false;
+  int only = -1;  // --only RUN
   po::variables_map vm;
 };
 
@@ -196,6 +193,9 @@ bool ParseOptions(const std::vector<std::string>& argv, Options& o) {
       ("seed", po::value<long long>(&o.seed)->value_name("S"), "first seed (repeat r uses S + r)")
       ("no-plots", po::bool_switch(&o.no_plots), "do not draw the plots")
       ("dry-run", po::bool_switch(&o.dry_run), "check the experiment and list its runs without running them")
+      ("only", po::value<int>(&o.only)->value_name("RUN"),
+       "re-run only run RUN (results.csv's `run` column): write its trace and print the "
+       "equivalent gauss run command; results.csv and plots are left as they are")
       ("help,h", "show this help and exit");
   po::options_description all;
   all.add(desc);
@@ -220,6 +220,8 @@ bool ParseOptions(const std::vector<std::string>& argv, Options& o) {
   if (o.vm.count("steps") && o.steps < 0) throw UsageError("--steps must be >= 0");
   if (o.vm.count("repeats") && o.repeats < 1) throw UsageError("--repeats must be >= 1");
   if (o.vm.count("seed") && o.seed < 0) throw UsageError("--seed must be >= 0");
+  if (o.vm.count("only") && o.only < 0) throw UsageError("--only must be a run number >= 0");
+  if (o.vm.count("only") && o.dry_run) throw UsageError("give either --only or --dry-run");
   return true;
 }
 
@@ -291,6 +293,7 @@ void RunAll(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
         }
         result = RunOne(s.run, run.seed, ws, g_stop, &steps_done);
         if (result.status == RunStatus::kInterrupted) break;
+        if (result.status == RunStatus::kFailed) point = -1;  // the workspace may be half-updated
         if (spec.trace_every > 0) WriteTrace(out_dir, run.id, TraceColumns(s.run), result.trace);
       } catch (const std::exception& e) {
         result.status = RunStatus::kFailed;
@@ -337,6 +340,65 @@ void PrintSummary(const ResultTable& table, std::size_t nruns, bool interrupted,
     if (row[status] == "failed") std::printf("  run %s failed: %s\n", row[0].c_str(), row[reason].c_str());
   }
   std::printf("results: %s (%zu rows)\n", path.c_str(), table.rows.size());
+}
+
+// The `gauss run` command line that simulates the same trajectory as run `r`: the point's
+// resolved configuration plus the initial state, noise and controls of the experiment.
+std::string RunCommandLine(const ExperimentSpec& spec, const SweepPoint& p, const PointSetup& s,
+                           const RunId& r, const std::string& out_dir) {
+  std::string cmd = "gauss run " + spec.model_paths[p.model] + " --config " +
+                    (fs::path(out_dir) / s.config_file).string() +
+                    " --steps " + std::to_string(s.run.steps);
+  if (!spec.keyframe.empty()) cmd += " --keyframe " + spec.keyframe;
+  const bool noise = spec.qvel_noise > 0 || spec.control == ControlSource::kNoise;
+  if (noise) cmd += " --seed " + std::to_string(r.seed);
+  char number[64];
+  if (spec.qvel_noise > 0) {
+    std::snprintf(number, sizeof number, "%.17g", spec.qvel_noise);
+    cmd += std::string(" --qvel-noise ") + number;
+  }
+  if (spec.control == ControlSource::kNoise) {
+    std::snprintf(number, sizeof number, "%.17g", spec.control_sigma);
+    cmd += std::string(" --ctrl-noise ") + number;
+  }
+  if (spec.control == ControlSource::kCsv) cmd += " --controls " + spec.controls_file;
+  return cmd;
+}
+
+// --only RUN: runs[run] alone, with a trace (every step unless traces.every is set), written to
+// DIR/traces/run_<id>.csv; prints its status, metrics and the equivalent gauss run command.
+int RunOnlyOne(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
+               std::vector<PointSetup>& setups, const RunId& r, const std::string& out_dir) {
+  PointSetup& s = setups[r.point];
+  if (s.run.trace_every == 0) s.run.trace_every = 1;
+  const fs::path dir(out_dir);
+  try {
+    fs::create_directories(dir / "configs");
+    fs::create_directories(dir / "traces");
+  } catch (const fs::filesystem_error& e) {
+    throw Error(ErrorLocation{out_dir, 0, "", ""}, std::string("cannot write the output: ") + e.what());
+  }
+  s.config_file = WritePointConfig(out_dir, points[r.point], spec.model_paths[points[r.point].model],
+                                   *s.engine);
+  Workspace ws = MakeWorkspace(s.run);
+  g_stop.store(false);
+  const RunResult result = RunOne(s.run, r.seed, ws, g_stop, nullptr);
+  if (result.status != RunStatus::kFailed) {
+    WriteTrace(out_dir, r.id, TraceColumns(s.run), result.trace);
+  }
+  std::printf("run %d: %s seed=%llu status=%s%s\n", r.id,
+              PointText(spec, points[r.point], ModelLabels(spec)).c_str(),
+              static_cast<unsigned long long>(r.seed), RunStatusName(result.status),
+              result.reason.empty() ? "" : (" (" + result.reason + ")").c_str());
+  for (int k = 0; k < kNumMetrics; ++k) std::printf("  %s=%.12g\n", kMetricNames[k], result.metrics[k]);
+  if (result.status != RunStatus::kFailed) {
+    std::printf("trace: %s (every %d steps)\n",
+                (dir / "traces" / ("run_" + std::to_string(r.id) + ".csv")).string().c_str(),
+                s.run.trace_every);
+  }
+  std::printf("same trajectory: %s --every %d --out run_%d.csv\n",
+              RunCommandLine(spec, points[r.point], s, r, out_dir).c_str(), s.run.trace_every, r.id);
+  return 0;
 }
 
 }  // namespace
@@ -388,6 +450,13 @@ int ExperimentCommand(const std::vector<std::string>& argv) {
   std::printf("experiment %s: %zu model(s)%s = %zu points, %d repeat(s) = %zu runs on %d worker(s)\n",
               spec.name.c_str(), spec.models.size(), plan.c_str(), points.size(), spec.repeats,
               runs.size(), jobs);
+  if (o.vm.count("only")) {
+    if (o.only >= static_cast<int>(runs.size())) {
+      throw UsageError("--only " + std::to_string(o.only) + ": the experiment has runs 0.." +
+                       std::to_string(runs.size() - 1));
+    }
+    return RunOnlyOne(spec, points, setups, runs[o.only], out_dir);
+  }
   if (o.dry_run) {
     const std::vector<std::string> labels = ModelLabels(spec);
     for (const RunId& r : runs) {

@@ -18,8 +18,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "experiment_labels.h"
 #include "gauss/error.h"
 
 namespace gauss::cli {
@@ -76,86 +78,177 @@ std::vector<std::string> Distinct(const std::vector<const std::vector<std::strin
   return out;
 }
 
-// The lines common to every script: terminal, output, title, axes.
-std::string Preamble(const ExperimentSpec& spec, const PlotSpec& plot, const std::string& image,
-                     const std::string& title) {
-  std::ostringstream gp;
-  if (spec.plot_format == "png") {
-    gp << "set terminal pngcairo size 720,450 noenhanced font \"sans,10\"\n";
-  } else {
-    gp << "set terminal svg size 720,450 dynamic noenhanced font \"sans,11\" background \"white\"\n";
+// The image files of a plot: <stem>.svg and/or <stem>.png (plot_format).
+std::vector<std::string> Images(const ExperimentSpec& spec, const std::string& stem) {
+  std::vector<std::string> out;
+  if (spec.plot_format != "png") out.push_back(stem + ".svg");
+  if (spec.plot_format != "svg") out.push_back(stem + ".png");
+  return out;
+}
+
+// The terminal line of one image format.
+std::string Terminal(const std::string& image) {
+  if (image.size() > 4 && image.compare(image.size() - 4, 4, ".png") == 0) {
+    return "set terminal pngcairo size 960,600 noenhanced font \"sans,11\"\n";
   }
-  gp << "set output " << Quote(image) << "\n";
+  return "set terminal svg size 720,450 dynamic noenhanced font \"sans,11\" background \"white\"\n";
+}
+
+// The lines common to every script before its plot command: title, axis labels with units,
+// log axes with scientific tick labels, equal aspect for a position path (x and y in metres).
+std::string Preamble(const PlotSpec& plot, const std::string& title) {
+  std::ostringstream gp;
   gp << "set title " << Quote(title) << "\n";
-  gp << "set xlabel " << Quote(plot.x) << "\nset ylabel " << Quote(plot.y) << "\n";
-  gp << "set grid\nset key outside right top\nset datafile missing \"nan\"\n";
-  if (plot.logx) gp << "set logscale x\n";
-  if (plot.logy) gp << "set logscale y\n";
+  gp << "set xlabel " << Quote(plot.xlabel.empty() ? ColumnLabel(plot.x) : plot.xlabel) << "\n";
+  gp << "set ylabel " << Quote(plot.ylabel.empty() ? ColumnLabel(plot.y) : plot.ylabel) << "\n";
+  gp << "set grid\nset key below\nset datafile missing \"nan\"\n";
+  if (plot.logx) gp << "set logscale x\nset format x \"%.0e\"\n";
+  if (plot.logy) gp << "set logscale y\nset format y \"%.0e\"\n";
+  if (plot.kind == "trace" && ColumnUnit(plot.x) == "m" && ColumnUnit(plot.y) == "m") {
+    gp << "set size ratio -1\n";  // a path in the plane: one metre is as long on both axes
+  }
   return gp.str();
 }
 
+// (plot command) => the whole script: preamble, then the plot once per image format.
+std::string Script(const ExperimentSpec& spec, const PlotSpec& plot, const std::string& stem,
+                   const std::string& title, const std::string& setup, const std::string& command) {
+  std::string gp = Preamble(plot, title) + setup;
+  for (const std::string& image : Images(spec, stem)) {
+    gp += Terminal(image) + "set output " + Quote(image) + "\n" + command + "unset output\n";
+  }
+  return gp;
+}
+
+// y statistics over the repeats of one (group, x): mean, min, max of the finite values.
+struct Spread {
+  double sum = 0, min = 0, max = 0;
+  int n = 0;
+  void Add(double y) {
+    min = n ? std::min(min, y) : y;
+    max = n ? std::max(max, y) : y;
+    sum += y;
+    ++n;
+  }
+  double Mean() const { return sum / n; }
+};
+
+// The bottom of a log axis: a decade below the smallest positive value (1e-16 when none is).
+double LogFloor(const std::map<std::pair<std::string, std::string>, Spread>& cells) {
+  double smallest = 0;
+  for (const auto& [key, s] : cells) {
+    for (double v : {s.Mean(), s.min}) {
+      if (v > 0 && (smallest == 0 || v < smallest)) smallest = v;
+    }
+  }
+  return smallest > 0 ? std::pow(10.0, std::floor(std::log10(smallest)) - 1) : 1e-16;
+}
+
 // (selected rows) => data file and script of a summary plot. Returns false when no row has a
-// finite y (nothing to draw).
+// finite y (nothing to draw). Repeats give the mean and min-max error bars; on a log y axis,
+// values <= 0 are drawn at the axis floor with their own marker and legend entry.
 bool WriteSummary(const ExperimentSpec& spec, const PlotSpec& plot, const ResultTable& results,
                   const std::vector<const std::vector<std::string>*>& rows, const std::string& stem,
-                  const std::string& title, const std::string& image) {
+                  const std::string& title) {
   const int xc = results.Column(plot.x), yc = results.Column(plot.y);
   const int gc = plot.group.empty() ? -1 : results.Column(plot.group);
   const std::vector<std::string> xs = Distinct(rows, xc), groups = Distinct(rows, gc);
   bool numeric = plot.style != "bars";
   double unused;
   for (const auto& x : xs) numeric = numeric && ParseNumber(x, &unused);
-  // mean of y per (group, x) over the repeats, ignoring NaN
-  std::map<std::pair<std::string, std::string>, std::pair<double, int>> sums;
-  bool any = false;
+  std::map<std::pair<std::string, std::string>, Spread> cells;
+  int max_n = 0;
   for (const auto* row : rows) {
     double y;
     if (!ParseNumber((*row)[yc], &y) || !std::isfinite(y)) continue;
-    auto& s = sums[{gc < 0 ? "" : (*row)[gc], (*row)[xc]}];
-    s.first += y;
-    ++s.second;
-    any = true;
+    Spread& s = cells[{gc < 0 ? "" : (*row)[gc], (*row)[xc]}];
+    s.Add(y);
+    max_n = std::max(max_n, s.n);
   }
-  if (!any) return false;
-  auto mean = [&](const std::string& g, const std::string& x) -> std::string {
-    const auto it = sums.find({g, x});
-    if (it == sums.end()) return "nan";
-    return FormatNumber(it->second.first / it->second.second);
+  if (cells.empty()) return false;
+  const bool bars = max_n > 1;
+  const double floor = plot.logy ? LogFloor(cells) : 0;
+  bool zeros = false;
+  std::set<std::string> zero_groups;  // groups with a value <= 0 on the log axis
+  // (group, x) => "mean min max zero" with NaN for a missing cell; on a log axis a value <= 0
+  // moves to the floor (mean: into the "zero" column, so that the line skips it)
+  auto cell = [&](const std::string& g, const std::string& x) -> std::string {
+    const auto it = cells.find({g, x});
+    if (it == cells.end()) return "nan nan nan nan";
+    const Spread& s = it->second;
+    double mean = s.Mean(), zero = std::nan("");
+    if (plot.logy && mean <= 0) {
+      zero = floor;
+      mean = numeric ? std::nan("") : floor;
+      zeros = true;
+      zero_groups.insert(g);
+    }
+    const double lo = plot.logy ? std::max(s.min, floor) : s.min;
+    const double hi = plot.logy ? std::max(s.max, floor) : s.max;
+    return FormatNumber(mean) + " " + FormatNumber(lo) + " " + FormatNumber(hi) + " " + FormatNumber(zero);
   };
   std::ofstream dat(stem + ".dat"), gp(stem + ".gp");
-  gp << Preamble(spec, plot, image, title);
-  const std::string label = plot.group.empty() ? plot.y : plot.group + "=";
+  const std::string label = plot.group.empty() ? ColumnLabel(plot.y) : plot.group + "=";
+  std::ostringstream setup, command;
+  std::string note;  // the legend's title: what the bars are, where zeros are
+  if (bars) {
+    note = "mean of up to " + std::to_string(max_n) + " runs; bars: min-max";
+  }
+  if (plot.logy) setup << "set yrange [" << FormatNumber(floor) << ":*]\n";
   if (numeric) {
     std::vector<std::string> sorted = xs;
     std::sort(sorted.begin(), sorted.end(), [](const std::string& a, const std::string& b) {
       return std::strtod(a.c_str(), nullptr) < std::strtod(b.c_str(), nullptr);
     });
-    gp << "plot ";
+    dat << "# columns: x mean min max zero-at-floor\n";
     for (std::size_t g = 0; g < groups.size(); ++g) {
       dat << "# " << (plot.group.empty() ? plot.y : plot.group + "=" + groups[g]) << "\n";
-      for (const auto& x : sorted) dat << x << " " << mean(groups[g], x) << "\n";
+      for (const auto& x : sorted) dat << x << " " << cell(groups[g], x) << "\n";
       dat << "\n\n";
-      const std::string style = plot.style == "points" ? "points pt 7" : "linespoints pt 7";
-      gp << (g ? ", \\\n     " : "") << Quote(stem + ".dat") << " index " << g
-         << " using 1:2 with " << style << " lw 2 title "
-         << Quote(plot.group.empty() ? plot.y : label + groups[g]);
     }
-    gp << "\n";
+    command << "plot ";
+    const std::string style = plot.style == "points" ? "points pt 7" : "linespoints pt 7";
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const std::string block = Quote(stem + ".dat") + " index " + std::to_string(g);
+      const std::string color = " lc " + std::to_string(g + 1);
+      command << (g ? ", \\\n     " : "") << block << " using 1:2 with " << style << " lw 2"
+              << color << " title " << Quote(plot.group.empty() ? label : label + groups[g]);
+      if (bars) command << ", \\\n     " << block << " using 1:2:3:4 with yerrorbars" << color << " pt 7 notitle";
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (!zero_groups.count(groups[g])) continue;
+      const std::string name = plot.group.empty() ? ColumnLabel(plot.y) : label + groups[g];
+      command << ", \\\n     " << Quote(stem + ".dat") << " index " << g
+              << " using 1:5 with points pt 6 ps 1.6 lc " << g + 1 << " title "
+              << Quote(name + ": exactly 0 (open circles, drawn at " + FormatNumber(floor) + ")");
+    }
+    command << "\n";
   } else {
     dat << Quote(plot.x);
-    for (const auto& g : groups) dat << " " << Quote(plot.group.empty() ? plot.y : label + g);
+    for (const auto& g : groups) {
+      const std::string name = plot.group.empty() ? ColumnLabel(plot.y) : label + g;
+      dat << " " << Quote(name) << " " << Quote(name + " min") << " " << Quote(name + " max") << " \"zero\"";
+    }
     dat << "\n";
     for (const auto& x : xs) {
       dat << Quote(x);
-      for (const auto& g : groups) dat << " " << mean(g, x);
+      for (const auto& g : groups) dat << " " << cell(g, x);
       dat << "\n";
     }
-    gp << "set style data histograms\nset style histogram clustered gap 1\n"
-          "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset yrange [*:*]\n";
-    if (!plot.logy) gp << "set yrange [0:*]\n";
-    gp << "plot for [i=2:" << groups.size() + 1 << "] " << Quote(stem + ".dat")
-       << " using i:xtic(1) title columnheader(i)\n";
+    setup << "set style data histograms\nset style fill solid 0.85 border -1\nset boxwidth 0.9\n";
+    setup << (bars ? "set style histogram errorbars gap 1 lw 1\n" : "set style histogram clustered gap 1\n");
+    if (!plot.logy) setup << "set yrange [0:*]\n";
+    if (zeros) {
+      note += (note.empty() ? "" : "; ") + std::string("bars at the floor ") + FormatNumber(floor) +
+              " are exactly 0";
+    }
+    const std::string n = std::to_string(groups.size() - 1);
+    command << "plot for [i=0:" << n << "] " << Quote(stem + ".dat")
+            << (bars ? " using 2+4*i:3+4*i:4+4*i:xtic(1)" : " using 2+4*i:xtic(1)")
+            << " title columnheader(2+4*i)\n";
   }
+  if (!note.empty()) setup << "set key title " << Quote(note) << "\n";
+  gp << Script(spec, plot, stem, title, setup.str(), command.str());
   return true;
 }
 
@@ -163,7 +256,7 @@ bool WriteSummary(const ExperimentSpec& spec, const PlotSpec& plot, const Result
 bool WriteTracePlot(const ExperimentSpec& spec, const PlotSpec& plot, const std::string& dir,
                     const ResultTable& results,
                     const std::vector<const std::vector<std::string>*>& rows,
-                    const std::string& stem, const std::string& title, const std::string& image) {
+                    const std::string& stem, const std::string& title) {
   const int gc = plot.group.empty() ? -1 : results.Column(plot.group);
   const int seed = results.Column("seed"), run = results.Column("run");
   std::ofstream dat(stem + ".dat");
@@ -186,14 +279,16 @@ bool WriteTracePlot(const ExperimentSpec& spec, const PlotSpec& plot, const std:
     dat << "\n\n";
   }
   if (labels.empty()) return false;
-  std::ofstream gp(stem + ".gp");
-  gp << Preamble(spec, plot, image, title) << "plot ";
+  std::ostringstream command;
+  command << "plot ";
   for (std::size_t i = 0; i < labels.size(); ++i) {
-    gp << (i ? ", \\\n     " : "") << Quote(stem + ".dat") << " index " << i
-       << " using 1:2 with " << (plot.style == "points" ? "points pt 7" : "lines") << " lw 2 title "
-       << Quote(labels[i]);
+    command << (i ? ", \\\n     " : "") << Quote(stem + ".dat") << " index " << i
+            << " using 1:2 with " << (plot.style == "points" ? "points pt 7" : "lines") << " lw 2 title "
+            << Quote(labels[i]);
   }
-  gp << "\n";
+  command << "\n";
+  std::ofstream gp(stem + ".gp");
+  gp << Script(spec, plot, stem, title, "", command.str());
   return true;
 }
 
@@ -285,18 +380,22 @@ PlotOutput DrawPlots(const ExperimentSpec& spec, const std::string& dir, const R
     for (const std::string& facet : facets) {
       const std::string name = facet.empty() ? plot.name : plot.name + "_" + Slug(facet);
       const std::string stem = fs::absolute(plots / name).string();
-      const std::string image = stem + "." + spec.plot_format;
-      std::string title = plot.title.empty() ? spec.name + ": " + plot.y + " vs " + plot.x : plot.title;
+      std::string title = plot.title.empty()
+                              ? spec.name + ": " + ColumnLabel(plot.y) + " vs " + ColumnLabel(plot.x)
+                              : plot.title;
       if (!facet.empty()) title += " (" + plot.facet + "=" + facet + ")";
       const auto rows = Select(plot, results, facet);
       const bool written = plot.kind == "trace"
-                               ? WriteTracePlot(spec, plot, dir, results, rows, stem, title, image)
-                               : WriteSummary(spec, plot, results, rows, stem, title, image);
+                               ? WriteTracePlot(spec, plot, dir, results, rows, stem, title)
+                               : WriteSummary(spec, plot, results, rows, stem, title);
       if (!written) continue;
       out.scripts.push_back(stem + ".gp");
       if (gnuplot.empty()) continue;
-      if (RunGnuplot(gnuplot, stem + ".gp", log) && fs::exists(image)) {
-        out.images.push_back(image);
+      const std::vector<std::string> images = Images(spec, stem);
+      bool drawn = RunGnuplot(gnuplot, stem + ".gp", log);
+      for (const std::string& image : images) drawn = drawn && fs::exists(image);
+      if (drawn) {
+        out.images.insert(out.images.end(), images.begin(), images.end());
       } else {
         out.note = "gnuplot failed on " + stem + ".gp (see " + log + ")";
       }

@@ -15,11 +15,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
-#include <random>
 
 #include "gauss/constraint.h"
 #include "gauss/error.h"
+#include "noise.h"
 
 namespace gauss::cli {
 
@@ -74,6 +75,13 @@ int DivergenceWarnings(const Data& d) {
   return d.warning_count[static_cast<int>(Warning::kBadQpos)] +
          d.warning_count[static_cast<int>(Warning::kBadQvel)] +
          d.warning_count[static_cast<int>(Warning::kBadQacc)];
+}
+
+// A simulated time in a message: 9 significant digits ("0.0245").
+std::string FormatTime(double t) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", t);
+  return text;
 }
 
 double MaxAbs(const std::vector<double>& v) {
@@ -159,11 +167,10 @@ void Probe(const RunSetup& setup, Workspace& ws, Accumulator& acc) {
   }
 }
 
-// (step index, gen) => ws.run.ctrl for step i.
-void SetControls(const RunSetup& setup, long i, std::mt19937_64& gen,
-                 std::normal_distribution<double>& normal, Data& d) {
+// (step index, noise) => ws.run.ctrl for step i.
+void SetControls(const RunSetup& setup, long i, NoiseSource& noise, Data& d) {
   if (setup.control == RunSetup::Control::kNoise) {
-    for (double& c : d.ctrl) c = setup.control_sigma * normal(gen);
+    noise.DrawControls(setup.control_sigma, d);
   } else if (setup.control == RunSetup::Control::kTable) {
     const auto& rows = *setup.control_rows;
     const std::vector<double>& row = rows[std::min<std::size_t>(i, rows.size() - 1)];
@@ -244,28 +251,27 @@ RunResult RunOne(const RunSetup& setup, std::uint64_t seed, Workspace& ws,
   }
 
   // initial state: reference configuration or keyframe, plus seeded velocity noise
-  std::mt19937_64 gen(seed);
-  std::normal_distribution<double> normal(0.0, 1.0);
+  NoiseSource noise(seed);
   if (setup.keyframe >= 0) {
     engine.ResetToKeyframe(d, setup.keyframe);
   } else {
     engine.Reset(d);
   }
-  if (setup.qvel_noise > 0) {
-    for (double& v : d.qvel) v += setup.qvel_noise * normal(gen);
-  }
+  noise.PerturbQvel(setup.qvel_noise, d);
 
   Accumulator acc;
   acc.energy = engine.options().Enabled(kEnableEnergy);
   const Clock::time_point start = Clock::now();
   long reported = 0;
-  for (long i = 0; i < setup.steps; ++i) {
+  long i = 0;  // the step in progress, for the message of a failure
+  try {
+  for (i = 0; i < setup.steps; ++i) {
     if (stop.load(std::memory_order_relaxed)) {
       result.status = RunStatus::kInterrupted;
       result.reason = "interrupted";
       return result;
     }
-    SetControls(setup, i, gen, normal, d);
+    SetControls(setup, i, noise, d);
     if (setup.sample_every > 0 && i % setup.sample_every == 0) Probe(setup, ws, acc);
     const double time_before = d.time;
 
@@ -344,10 +350,20 @@ RunResult RunOne(const RunSetup& setup, std::uint64_t seed, Workspace& ws,
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       if (elapsed > setup.wall_time_limit) {
         throw Error("wall-time limit of " + std::to_string(setup.wall_time_limit) +
-                    " s exceeded after " + std::to_string(i + 1) + " steps (t=" +
-                    std::to_string(d.time) + ")");
+                    " s exceeded");
       }
     }
+  }
+  } catch (const std::exception& e) {
+    // The row says where the run stopped: the steps completed and the simulated time reached
+    // are measured; everything else is NaN (not measured).
+    result.status = RunStatus::kFailed;
+    result.reason = "failed at step " + std::to_string(i) + " (t=" + FormatTime(d.time) +
+                    " s): " + e.what();
+    result.metrics[kMetricSteps] = static_cast<double>(acc.steps);
+    result.metrics[kMetricSimTime] = acc.steps * engine.options().timestep;
+    if (steps_done) steps_done->fetch_add(setup.steps - reported, std::memory_order_relaxed);
+    return result;
   }
   if (steps_done) steps_done->fetch_add(setup.steps - reported, std::memory_order_relaxed);
   Finish(setup, ws, acc, result);

@@ -24,7 +24,7 @@ const std::vector<std::string> kTopKeys = {
     "seed",     "duration",    "steps",   "initial", "controls", "reference", "metrics",
     "traces",   "limits",      "plots",   "plot_format"};
 const std::vector<std::string> kPlotKeys = {"name",  "kind", "x",    "y",    "group", "facet",
-                                            "style", "title", "where", "logx", "logy"};
+                                            "style", "title", "xlabel", "ylabel", "where", "logx", "logy"};
 
 std::string JoinWords(const std::vector<std::string>& words) {
   std::string out;
@@ -178,6 +178,8 @@ void ReadPlots(Reader& r, const YAML::Node& node, ExperimentSpec& spec) {
       if (key == "facet") plot.facet = r.Text(value, full);
       if (key == "style") plot.style = r.Choice(value, full, {"lines", "points", "bars"});
       if (key == "title") plot.title = r.Text(value, full);
+      if (key == "xlabel") plot.xlabel = r.Text(value, full);
+      if (key == "ylabel") plot.ylabel = r.Text(value, full);
       if (key == "logx") plot.logx = r.Bool(value, full);
       if (key == "logy") plot.logy = r.Bool(value, full);
       if (key == "where") {
@@ -196,6 +198,20 @@ void ReadPlots(Reader& r, const YAML::Node& node, ExperimentSpec& spec) {
   }
 }
 
+// (sweep.variants: a map of variant name => map of --set settings) => the "variant" axis.
+SweepAxis ReadVariants(Reader& r, const YAML::Node& node, const std::string& path) {
+  SweepAxis axis{"variant", {}, r.Line(node), {}};
+  r.ForEach(node, path, {}, [&](const std::string& name, const std::string& full,
+                                const YAML::Node& settings) {
+    if (name.find(',') != std::string::npos) r.Fail(settings, full, "a variant name cannot contain ','");
+    axis.values.push_back(name);
+    axis.groups.push_back(r.Settings(settings, full));
+    if (axis.groups.back().empty()) r.Fail(settings, full, "a variant needs at least one setting");
+  });
+  if (axis.values.empty()) r.Fail(node, path, "no variants: give at least one name: {KEY: VALUE, ...}");
+  return axis;
+}
+
 // (one top-level entry) => the matching fields of spec.
 void ReadEntry(Reader& r, const std::string& key, const YAML::Node& value, ExperimentSpec& spec) {
   if (key == "name") spec.name = r.Text(value, key);
@@ -212,7 +228,14 @@ void ReadEntry(Reader& r, const std::string& key, const YAML::Node& value, Exper
       if (axis == "model") {
         r.Fail(values, full, "the model axis is the top-level 'models' list, not a sweep key");
       }
-      SweepAxis a{axis, r.List(values, full), r.last_line()};
+      if (axis == "variant") {
+        r.Fail(values, full, "the variant axis is written 'variants:' (a map of named settings)");
+      }
+      if (axis == "variants") {
+        spec.sweep.push_back(ReadVariants(r, values, full));
+        return;
+      }
+      SweepAxis a{axis, r.List(values, full), r.last_line(), {}};
       if (a.values.empty()) r.Fail(values, full, "empty sweep axis: give at least one value");
       spec.sweep.push_back(a);
     });
@@ -275,7 +298,7 @@ void ReadEntry(Reader& r, const std::string& key, const YAML::Node& value, Exper
               });
   }
   if (key == "plots") ReadPlots(r, value, spec);
-  if (key == "plot_format") spec.plot_format = r.Choice(value, key, {"svg", "png"});
+  if (key == "plot_format") spec.plot_format = r.Choice(value, key, {"svg", "png", "both"});
 }
 
 // Applies one setting to `config`, turning an ApplySetting error into one located in the file.
@@ -298,6 +321,9 @@ ExperimentSpec LoadExperiment(const std::string& path) {
   if (spec.dir.empty()) spec.dir = ".";
   spec.name = fs::path(path).stem().string();
   std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    throw Error(ErrorLocation{path, 0, "", ""}, "is a directory, expected an experiment file (EXP.yaml)");
+  }
   if (!fs::is_regular_file(path, ec)) {
     throw Error(ErrorLocation{path, 0, "", ""}, "experiment file not found");
   }
@@ -341,7 +367,7 @@ void OverrideSweep(ExperimentSpec& spec, const std::string& key_equals_values) {
   if (eq == std::string::npos || eq == 0) {
     throw UsageError("--sweep expects KEY=V1,V2,... , got '" + key_equals_values + "'");
   }
-  SweepAxis axis{key_equals_values.substr(0, eq), {}, 0};  // line 0: from the command line
+  SweepAxis axis{key_equals_values.substr(0, eq), {}, 0, {}};  // line 0: from the command line
   if (axis.key == "model") throw UsageError("--sweep: the models come from the experiment file");
   std::string rest = key_equals_values.substr(eq + 1);
   std::size_t start = 0;
@@ -353,11 +379,24 @@ void OverrideSweep(ExperimentSpec& spec, const std::string& key_equals_values) {
   }
   if (axis.values.empty()) throw UsageError("--sweep " + axis.key + ": no values given");
   for (SweepAxis& existing : spec.sweep) {
-    if (existing.key == axis.key) {
-      existing.values = axis.values;
-      return;
+    if (existing.key != axis.key) continue;
+    if (!existing.groups.empty()) {
+      // variants: keep the named ones, in the order given
+      std::vector<std::vector<Setting>> groups;
+      for (const std::string& v : axis.values) {
+        const auto it = std::find(existing.values.begin(), existing.values.end(), v);
+        if (it == existing.values.end()) {
+          throw UsageError("--sweep variant: no variant '" + v + "' in the experiment file (it has " +
+                           JoinWords(existing.values) + ")");
+        }
+        groups.push_back(existing.groups[it - existing.values.begin()]);
+      }
+      existing.groups = groups;
     }
+    existing.values = axis.values;
+    return;
   }
+  if (axis.key == "variant") throw UsageError("--sweep variant: the experiment file has no variants");
   spec.sweep.push_back(axis);
 }
 
@@ -421,6 +460,10 @@ std::vector<SweepPoint> ExpandSweep(const ExperimentSpec& spec) {
       for (int a = 0; a < naxis; ++a) {
         const SweepAxis& axis = spec.sweep[a];
         p.values.push_back(axis.values[digit[a]]);
+        if (!axis.groups.empty()) {
+          for (const Setting& s : axis.groups[digit[a]]) Apply(spec, p.config, s.key, s.value, s.line);
+          continue;
+        }
         // a wildcard is replaced before the runs (ExpandWildcards); here it stands for a name
         if (p.values.back() != "*") Apply(spec, p.config, axis.key, p.values.back(), axis.line);
       }

@@ -26,24 +26,28 @@ struct Setting {
   int line = 0;
 };
 
-// One sweep axis: a --set key and its values, in file order.
+// One sweep axis: a --set key and its values, in file order. The `variants` axis (key
+// "variant") instead names groups of settings: value i stands for the settings groups[i], so
+// that a plugin parameter goes only with the plugin that has it.
 struct SweepAxis {
   std::string key;
   std::vector<std::string> values;
   int line = 0;
+  std::vector<std::vector<Setting>> groups;  // variants only: one group per value
 };
 
 enum class ControlSource { kZero, kNoise, kCsv };
 
 // A plot of the headline comparison, drawn with gnuplot (experiment_plot.cc).
 struct PlotSpec {
-  std::string name;    // output file stem (plots/<name>.svg)
+  std::string name;    // output file stem (plots/<name>.svg, .png)
   std::string kind;    // "summary": columns of results.csv; "trace": columns of the traces
   std::string x, y;    // column names
   std::string group;   // a results.csv column whose values make separate series ("" = one)
   std::string facet;   // a results.csv column whose values make separate plot files ("" = one)
   std::string style;   // lines | points | bars (summary with a categorical x: bars)
   std::string title;
+  std::string xlabel, ylabel;  // "" = the column's label with its unit (experiment_labels.h)
   std::vector<std::pair<std::string, std::string>> where;  // keep rows with column == value
   bool logx = false;
   bool logy = false;
@@ -83,7 +87,7 @@ struct ExperimentSpec {
   double max_qvel = 0;        // |qvel| beyond this counts as divergence (0 = kernel's limit)
 
   std::vector<PlotSpec> plots;
-  std::string plot_format = "svg";  // svg | png
+  std::string plot_format = "both";  // svg | png | both
 };
 
 // Reads and checks an experiment file. Throws gauss::Error (file:line, key, what is valid).

@@ -10,7 +10,9 @@
 #include "common.h"
 #include "csv.h"
 #include "gauss/error.h"
+#include "noise.h"
 #include "progress.h"
+#include "state_table.h"
 
 namespace gauss::cli {
 namespace {
@@ -19,8 +21,11 @@ constexpr long kDefaultSteps = 1000;
 
 const char* kUsage =
     "usage: gauss run MODEL.xml [--steps N | --duration T] [--controls CTRL.csv]\n"
-    "                 [--out TRAJ.csv] [--every K] [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
-    "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity). With --out,\n"
+    "                 [--keyframe K] [--initial STATE.csv] [--seed S] [--qvel-noise Q]\n"
+    "                 [--ctrl-noise SIGMA] [--out TRAJ.csv] [--every K]\n"
+    "                 [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
+    "Simulates MODEL.xml from its reference configuration (qpos0, zero velocity), or from a\n"
+    "keyframe and/or the first row of STATE.csv. With --out,\n"
     "writes the columns time,qpos0..,qvel0..,act0..,sensordata0.. for the initial state and\n"
     "every K steps (sensors evaluated at that state with the controls of the step starting\n"
     "there), and the resolved configuration to TRAJ.csv.config.yaml. --controls reads columns\n"
@@ -136,6 +141,9 @@ int RunCommand(const std::vector<std::string>& argv) {
   long every = 1;
   std::string controls_path;
   std::string out_path;
+  std::string keyframe, initial_path;
+  long long seed = 0;
+  double qvel_noise = 0, ctrl_noise = 0;
   po::options_description desc("Options");
   desc.add_options()
       ("steps", po::value<long>(&steps)->value_name("N"),
@@ -144,6 +152,17 @@ int RunCommand(const std::vector<std::string>& argv) {
        "simulated seconds instead of --steps (rounded up to whole steps)")
       ("controls", po::value<std::string>(&controls_path)->value_name("CTRL.csv"),
        "controls: columns ctrl0..ctrl{nu-1}, row i before step i, last row held")
+      ("keyframe", po::value<std::string>(&keyframe)->value_name("K"),
+       "start from the model's keyframe K (name or 0-based index)")
+      ("initial", po::value<std::string>(&initial_path)->value_name("STATE.csv"),
+       "start from the first row of STATE.csv (columns time, qpos*, qvel*, act*, ctrl*, any "
+       "subset; applied after --keyframe)")
+      ("seed", po::value<long long>(&seed)->value_name("S"),
+       "seed of the noise of --qvel-noise and --ctrl-noise (default 0)")
+      ("qvel-noise", po::value<double>(&qvel_noise)->value_name("Q"),
+       "add Q * N(0,1) to each initial qvel entry")
+      ("ctrl-noise", po::value<double>(&ctrl_noise)->value_name("SIGMA"),
+       "before each step, set every ctrl to SIGMA * N(0,1) (as experiments' controls: noise)")
       ("out", po::value<std::string>(&out_path)->value_name("TRAJ.csv"),
        "write the trajectory (and TRAJ.csv.config.yaml)")
       ("every", po::value<long>(&every)->value_name("K")->default_value(1),
@@ -152,6 +171,12 @@ int RunCommand(const std::vector<std::string>& argv) {
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
   if (every < 1) throw UsageError("--every must be >= 1");
+  if (vm.count("seed") && seed < 0) throw UsageError("--seed must be >= 0");
+  if (!(qvel_noise >= 0) || !std::isfinite(qvel_noise)) throw UsageError("--qvel-noise must be a number >= 0");
+  if (!(ctrl_noise >= 0) || !std::isfinite(ctrl_noise)) throw UsageError("--ctrl-noise must be a number >= 0");
+  if (ctrl_noise > 0 && !controls_path.empty()) {
+    throw UsageError("give either --controls or --ctrl-noise, not both");
+  }
 
   const Config config = BuildConfig(args);
   const std::shared_ptr<const Model> model = LoadModelFile(args.model);
@@ -161,7 +186,33 @@ int RunCommand(const std::vector<std::string>& argv) {
   Controls controls;
   if (!controls_path.empty()) controls = ReadControls(controls_path, m);
 
+  if (ctrl_noise > 0 && m.nu == 0) {
+    throw UsageError("--ctrl-noise: the model has no actuators, so it takes no controls");
+  }
+
+  // the initial state: keyframe (or reference configuration), then STATE.csv, then noise
   Data d = engine.MakeData();
+  if (!keyframe.empty()) {
+    const int key = FindKeyframe(m, keyframe);
+    if (key < 0) {
+      std::string names;
+      for (int k = 0; k < m.nkey; ++k) names += (names.empty() ? "" : ", ") + std::to_string(k) + (m.key_name[k].empty() ? "" : " (" + m.key_name[k] + ")");
+      throw Error(ErrorLocation{args.model, 0, "", ""},
+                  "no keyframe '" + keyframe + "'; the model's keyframes: " +
+                      (names.empty() ? std::string("none") : names));
+    }
+    engine.ResetToKeyframe(d, key);
+  }
+  if (!initial_path.empty()) {
+    const CsvTable initial = ReadCsv(initial_path);
+    if (initial.rows.empty()) {
+      throw Error(ErrorLocation{initial_path, 0, "", ""}, "no state row after the header");
+    }
+    StateTable(initial, m, d, false).Apply(0, d);
+  }
+  NoiseSource noise(static_cast<std::uint64_t>(seed));
+  noise.PerturbQvel(qvel_noise, d);
+
   TrajectoryRow row;  // before the writer, whose columns read it
   std::unique_ptr<CsvWriter> writer;
   std::string config_path;
@@ -188,6 +239,7 @@ int RunCommand(const std::vector<std::string>& argv) {
   Progress progress(nstep, "gauss run");
   for (long i = 0; i < nstep; ++i) {
     ApplyControls(controls, i, d);
+    if (ctrl_noise > 0) noise.DrawControls(ctrl_noise, d);
     const bool row_due = writer && i % every == 0;
     if (row_due) row.SaveState(d);
     const Clock::time_point t0 = Clock::now();
@@ -201,7 +253,8 @@ int RunCommand(const std::vector<std::string>& argv) {
   }
   progress.Finish();
   if (writer && nstep % every == 0) {
-    // the final state is a row too: one forward evaluation gives its sensors
+    // the final state is a row too: one forward evaluation gives its sensors (with the
+    // controls of the step that would start there; noise is not drawn for it)
     ApplyControls(controls, nstep, d);
     engine.Forward(d);
     row.SaveState(d);
@@ -215,6 +268,11 @@ int RunCommand(const std::vector<std::string>& argv) {
   std::printf("model: %s (%s)\n", m.name.c_str(), args.model.c_str());
   std::printf("size: %s\n", ModelSizeText(m).c_str());
   std::printf("plugins:\n%s", PluginsText(engine).c_str());
+  if (!keyframe.empty() || !initial_path.empty() || qvel_noise > 0 || ctrl_noise > 0) {
+    std::printf("initial state:%s%s%s\n", keyframe.empty() ? "" : (" keyframe " + keyframe).c_str(),
+                initial_path.empty() ? "" : (" from " + initial_path).c_str(),
+                qvel_noise > 0 || ctrl_noise > 0 ? (" noise seed " + std::to_string(seed)).c_str() : "");
+  }
   std::printf("steps: %ld\n", nstep);
   std::printf("simulated time: %.9g s (timestep %.9g s)\n", nstep * engine.options().timestep,
               engine.options().timestep);

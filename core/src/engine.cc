@@ -49,6 +49,8 @@ void Engine::ResetToKeyframe(Data& d, int key) const {
   std::copy_n(m.key_qvel.begin() + key * m.nv, m.nv, d.qvel.begin());
   std::copy_n(m.key_act.begin() + key * m.na, m.na, d.act.begin());
   std::copy_n(m.key_ctrl.begin() + key * m.nu, m.nu, d.ctrl.begin());
+  std::copy_n(m.key_mpos.begin() + key * 3 * m.nmocap, 3 * m.nmocap, d.mocap_pos.begin());
+  std::copy_n(m.key_mquat.begin() + key * 4 * m.nmocap, 4 * m.nmocap, d.mocap_quat.begin());
 }
 
 // ---------------------------------------------------------------- forward dynamics

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
+#include <regex>
 #include <thread>
 
 #include "experiment_harness.h"
@@ -40,8 +41,46 @@ TEST(ExperimentRuns, FailedRunIsRecordedAndTheOthersFinish) {
   EXPECT_NE(t.Text(1, "reason").find("test_failing solver: refusing a problem with"),
             std::string::npos) << t.Text(1, "reason");
   EXPECT_TRUE(std::isnan(t.Number(1, "steps_per_second")));
+  // the box starts on the plane: its first contact, and the solver's throw, come in step 1
+  EXPECT_EQ(t.Text(1, "reason").rfind("failed at step 1 (t=0.002 s): test_failing solver", 0), 0u)
+      << t.Text(1, "reason");
+  EXPECT_EQ(t.Number(1, "steps"), 1);
   EXPECT_NE(r.out.find("runs: 2 ok, 0 diverged, 1 failed"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("run 1 failed: test_failing solver"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("run 1 failed: failed at step 1 (t=0.002 s): test_failing solver"),
+            std::string::npos) << r.out;
+}
+
+// A run failing in the middle says where: the step it was in, the simulated time, the cause;
+// steps and sim_time hold what was completed (not nan).
+TEST(ExperimentRuns, FailedRunSaysAtWhichStepAndTime) {
+  // a ball 5 cm above a plane touches it after sqrt(2 * 0.05 / 9.81) = 0.101 s: the solver is
+  // first called (and throws) then
+  const std::string model = WriteScratch(
+      "drop.xml", "<mujoco>\n  <option timestep=\"0.002\"/>\n  <worldbody>\n"
+                  "    <geom type=\"plane\" size=\"1 1 0.1\"/>\n"
+                  "    <body pos=\"0 0 0.15\"><freejoint/><geom size=\"0.1\"/></body>\n"
+                  "  </worldbody>\n</mujoco>\n");
+  const std::string file = WriteScratch(
+      "exp.yaml", "models: [" + model + "]\nset: {plugins.paths: " GAUSS_EXPERIMENT_PLUGIN_DIR "}\n"
+                  "sweep: {solver: [test_failing]}\nsteps: 200\n");
+  std::string out;
+  const CliResult r = RunExperiment("'" + file + "'", &out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Table t = ReadTable(out + "/results.csv");
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(t.Text(0, "status"), "failed");
+  std::smatch m;
+  const std::string reason = t.Text(0, "reason");
+  ASSERT_TRUE(std::regex_search(reason, m, std::regex("^failed at step ([0-9]+) \\(t=([0-9.e-]+) s\\): "
+                                                      "test_failing solver")))
+      << reason;
+  const int step = std::stoi(m[1]);
+  EXPECT_GE(step, 45);  // contact within a margin of the analytic 0.101 s = step 50
+  EXPECT_LE(step, 52);
+  EXPECT_NEAR(std::stod(m[2]), step * 0.002, 1e-12);
+  EXPECT_EQ(t.Number(0, "steps"), step);
+  EXPECT_NEAR(t.Number(0, "sim_time"), step * 0.002, 1e-12);
+  EXPECT_TRUE(std::isnan(t.Number(0, "solver_iter_mean")));
 }
 
 TEST(ExperimentRuns, WallTimeLimitFailsTheRunWithItsReason) {
@@ -184,11 +223,10 @@ TEST(ExperimentRuns, CsvControlsDriveTheActuators) {
 
 TEST(ExperimentRuns, NoiseControlsFollowTheSeed) {
   const std::string file = WriteScratch(
-      "exp.yaml", "models: [" + MujocoSampleModel("humanoid/humanoid.xml") + "]\n"
+      "exp.yaml", "models: [" + RepoModel("humanoid.xml") + "]\n"
                   "sweep: {solver: [newton]}\nsteps: 30\nrepeats: 2\nseed: 3\n"
                   "controls: {source: noise, sigma: 0.2}\n"
                   "set: {flags.contact: false, flags.energy: true}\n");
-  if (!fs::exists(MujocoSampleModel("humanoid/humanoid.xml"))) GTEST_SKIP() << "no humanoid.xml";
   const CliResult a = RunGauss("experiment '" + file + "' --out '" + ScratchDir() + "/a'");
   const CliResult b = RunGauss("experiment '" + file + "' --out '" + ScratchDir() + "/b' --seed 4");
   ASSERT_EQ(a.status, 0) << a.err;
@@ -221,10 +259,14 @@ TEST(ExperimentRuns, WithoutGnuplotThePlotDataAndScriptsAreStillWritten) {
   // the data file holds one block per integrator, x sorted, y the run's energy_drift
   const Table t = ReadTable(out + "/results.csv");
   const std::string dat = ReadFile(out + "/plots/drift.dat");
-  EXPECT_NE(dat.find("# integrator=euler\n0.01 " + t.Text(0, "energy_drift") + "\n0.02 " +
-                     t.Text(1, "energy_drift")),
-            std::string::npos) << dat;
-  EXPECT_NE(dat.find("# integrator=rk4\n0.01 " + t.Text(2, "energy_drift")), std::string::npos) << dat;
+  // (columns x, mean, min, max, zero-at-floor; one repeat: mean = min = max)
+  auto cell = [&](int row) {
+    const std::string v = t.Text(row, "energy_drift");
+    return v + " " + v + " " + v + " nan";
+  };
+  EXPECT_NE(dat.find("# integrator=euler\n0.01 " + cell(0) + "\n0.02 " + cell(1)), std::string::npos)
+      << dat;
+  EXPECT_NE(dat.find("# integrator=rk4\n0.01 " + cell(2)), std::string::npos) << dat;
 }
 
 }  // namespace

@@ -35,9 +35,6 @@ std::set<std::string> Values(const Table& t, const std::string& column) {
 }
 
 TEST(ShippedExperiments, SolverComparisonAllSolversNearTheConvergedReference) {
-  if (!fs::exists(MujocoSampleModel("humanoid/humanoid.xml"))) {
-    GTEST_SKIP() << "MuJoCo's humanoid.xml (Debian libmujoco-samples) is not installed";
-  }
   std::string out;
   const CliResult r = RunExperiment(
       "'" + ShippedExperiment("solver_comparison") + "' --duration 0.5 --repeats 1 --jobs 2", &out);
@@ -91,9 +88,6 @@ TEST(ShippedExperiments, SolverComparisonAllSolversNearTheConvergedReference) {
 }
 
 TEST(ShippedExperiments, PgsExactBlocksReachTheReferenceWhereTheSpecUpdateStalls) {
-  if (!fs::exists(MujocoSampleModel("humanoid/humanoid.xml"))) {
-    GTEST_SKIP() << "MuJoCo's humanoid.xml (Debian libmujoco-samples) is not installed";
-  }
   std::string out;
   const CliResult r = RunExperiment(
       "'" + ShippedExperiment("pgs_elliptic") + "' --duration 0.5 --repeats 1 --jobs 2", &out);

@@ -472,6 +472,8 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
   c.Reals("key_qvel", g.key_qvel, mj->key_qvel, mj->nkey, mj->nv, &g.key_name);
   c.Reals("key_act", g.key_act, mj->key_act, mj->nkey, mj->na, &g.key_name);
   c.Reals("key_ctrl", g.key_ctrl, mj->key_ctrl, mj->nkey, mj->nu, &g.key_name);
+  c.Reals("key_mpos", g.key_mpos, mj->key_mpos, mj->nkey, 3 * mj->nmocap, &g.key_name);
+  c.Reals("key_mquat", g.key_mquat, mj->key_mquat, mj->nkey, 4 * mj->nmocap, &g.key_name);
   c.Ints("numeric_adr", g.numeric_adr, mj->numeric_adr, mj->nnumeric, 1, &g.numeric_name);
   c.Ints("numeric_size", g.numeric_size, mj->numeric_size, mj->nnumeric, 1, &g.numeric_name);
   c.Reals("numeric_data", g.numeric_data, mj->numeric_data, 1, mj->nnumericdata);

@@ -233,6 +233,8 @@ struct Model {
   std::vector<double> key_qvel;              // (nkey x nv)
   std::vector<double> key_act;               // (nkey x na)
   std::vector<double> key_ctrl;              // (nkey x nu)
+  std::vector<double> key_mpos;              // (nkey x nmocap x 3) mocap body positions
+  std::vector<double> key_mquat;             // (nkey x nmocap x 4) mocap body orientations
   std::vector<std::string> key_name;         // (nkey)
   std::vector<std::string> numeric_name;     // (nnumeric)
   std::vector<int> numeric_adr;              // (nnumeric)

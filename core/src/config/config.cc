@@ -284,6 +284,10 @@ Config ParseConfig(const std::string& yaml_text, const std::string& source) {
 }
 
 Config LoadConfigFile(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error(ErrorLocation{path, 0, "", ""}, "is a directory, expected a YAML configuration file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open configuration file");
   std::ostringstream text;

@@ -23,6 +23,7 @@
 //    geom_rbound: the norm of that size vector (half-diagonal of the box around the vertices,
 //    not the farthest vertex). The size attribute is ignored.
 #include <cmath>
+#include <cctype>
 #include <filesystem>
 
 #include "convex_hull.h"
@@ -134,7 +135,20 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
   const ErrorLocation where = ms.src.Where(ms.file.empty() ? "vertex" : "file");
   MeshGeometry g;
   if (!ms.file.empty()) {
-    ReadMeshFile(ResolveMeshPath(spec, ms.file), where, &g);
+    const std::string path = ResolveMeshPath(spec, ms.file);
+    std::error_code ec;
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    // (an unknown type is reported by ReadMeshFile, whether the file exists or not)
+    if ((ext == ".stl" || ext == ".obj") && !std::filesystem::is_regular_file(path, ec)) {
+      const std::string folder = std::filesystem::path(spec.base_path).parent_path().string();
+      throw Error(where, "mesh file '" + ms.file + "' not found: tried " +
+                             std::filesystem::absolute(path, ec).lexically_normal().string() +
+                             " (the model's folder '" + (folder.empty() ? "." : folder) +
+                             "' + compiler meshdir '" + spec.compiler.meshdir + "'" +
+                             (spec.compiler.strippath ? ", directories stripped by strippath" : "") + ")");
+    }
+    ReadMeshFile(path, where, &g);
   } else {
     for (double x : ms.vertex) g.vert.push_back(Float(x));
     g.face = ms.face;

@@ -15,6 +15,7 @@
 // arrays must have exactly nq / nv / na / nu values.
 #include <algorithm>
 
+#include "gauss/math.h"
 #include "mjcf/compiler.h"
 
 namespace gauss::mjcf {
@@ -179,6 +180,14 @@ void CompileKeysAndNumerics(CompileContext* c) {
   if (static_cast<double>(nkey) * (m.nq + m.nv + m.na + m.nu + 1) > 1e7) {
     throw Error("<size nkey=\"" + std::to_string(nkey) + "\">: too many keyframes for this model");
   }
+  // mocap bodies' own poses: the values of a keyframe that does not give mpos / mquat
+  std::vector<double> mpos0(3 * m.nmocap), mquat0(4 * m.nmocap);
+  for (int b = 0; b < m.nbody; ++b) {
+    const int id = m.body_mocapid[b];
+    if (id < 0) continue;
+    std::copy_n(m.body_pos.begin() + 3 * b, 3, mpos0.begin() + 3 * id);
+    std::copy_n(m.body_quat.begin() + 4 * b, 4, mquat0.begin() + 4 * id);
+  }
   for (int k = 0; k < nkey; ++k) {
     const KeySpec* key = k < static_cast<int>(keys.size()) ? &keys[k] : nullptr;
     auto fill = [&](std::vector<double>* out, const std::vector<double>* given,
@@ -200,6 +209,16 @@ void CompileKeysAndNumerics(CompileContext* c) {
     fill(&m.key_qvel, key ? &key->qvel : nullptr, std::vector<double>(m.nv, 0.0), "qvel");
     fill(&m.key_act, key ? &key->act : nullptr, std::vector<double>(m.na, 0.0), "act");
     fill(&m.key_ctrl, key ? &key->ctrl : nullptr, std::vector<double>(m.nu, 0.0), "ctrl");
+    fill(&m.key_mpos, key ? &key->mpos : nullptr, mpos0, "mpos");
+    fill(&m.key_mquat, key ? &key->mquat : nullptr, mquat0, "mquat");
+    // each mocap orientation is normalized (as MuJoCo 2.2.2 does); a zero one is refused
+    for (int b = 0; b < m.nmocap; ++b) {
+      double* q = m.key_mquat.data() + (static_cast<std::size_t>(k) * m.nmocap + b) * 4;
+      if (math::NormalizeQuat(q) < kMinVal) {
+        throw Error(key->src.Where("mquat"), "mocap quaternion " + std::to_string(b) +
+                                                 " is zero; it must have a nonzero norm");
+      }
+    }
   }
   m.nkey = nkey;
 

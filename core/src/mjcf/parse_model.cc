@@ -89,6 +89,11 @@ void ReadOption(const XmlElement& e, Options* o) {
   }
   ReadInt(e, "iterations", &o->iterations);
   ReadInt(e, "noslip_iterations", &o->noslip_iterations);
+  // MuJoCo's noslip post-processing (extra friction-only sweeps after the solver) does not
+  // exist in Gauss; 0 (the default) is accepted, anything else would be silently ignored.
+  if (o->noslip_iterations > 0) {
+    NotSupported(e, "noslip post-processing (noslip_iterations > 0)", "noslip_iterations");
+  }
   ReadInt(e, "mpr_iterations", &o->ccd_iterations);
 
   for (const XmlElement& flag : e.children) {
@@ -274,9 +279,8 @@ void ReadKeyframe(const XmlElement& e, ModelSpec* spec) {
     ReadNumberList(c, "qvel", &k.qvel);
     ReadNumberList(c, "act", &k.act);
     ReadNumberList(c, "ctrl", &k.ctrl);
-    for (const char* a : {"mpos", "mquat"}) {
-      if (c.Find(a)) NotSupported(c, "keyframe mocap poses (mpos, mquat)", a);
-    }
+    ReadNumberList(c, "mpos", &k.mpos);
+    ReadNumberList(c, "mquat", &k.mquat);
     spec->keys.push_back(k);
   }
 }

@@ -148,22 +148,24 @@ Rule DefaultRule() {
 }
 
 Rule CustomRule() {
-  return Many("custom", {},
-              {Many("numeric", {"name", "size", "data"}), Many("text", {"name", "data"}),
-               Many("tuple", {"name"}, {Many("element", {"objtype", "objname", "prm"})})});
+  Rule text = Many("text", {"name", "data"});
+  Rule tuple = Many("tuple", {"name"}, {Many("element", {"objtype", "objname", "prm"})});
+  text.opaque = tuple.opaque = true;  // refused by the parser ("not supported yet")
+  return Many("custom", {}, {Many("numeric", {"name", "size", "data"}), text, tuple});
 }
 
 Rule AssetRule() {
   Rule skin = Many("skin", {"name", "file", "material", "rgba", "inflate", "vertex", "texcoord",
                             "face", "group"});
-  skin.opaque = true;
+  Rule hfield = Many("hfield", {"name", "file", "nrow", "ncol", "size"});
+  skin.opaque = hfield.opaque = true;  // refused by the parser ("not supported yet")
   return Many("asset",
               {},
               {Many("texture", {"name", "type", "file", "gridsize", "gridlayout", "fileright",
                                 "fileleft", "fileup", "filedown", "filefront", "fileback",
                                 "builtin", "rgb1", "rgb2", "mark", "markrgb", "random", "width",
                                 "height", "hflip", "vflip"}),
-               Many("hfield", {"name", "file", "nrow", "ncol", "size"}),
+               hfield,
                Many("mesh", {"name", "class", "file", "vertex", "normal", "texcoord", "face",
                              "refpos", "refquat", "scale", "smoothnormal"}),
                skin, Many("material", Cat({{"name", "class"}, kMaterial}))});
@@ -332,9 +334,25 @@ void Check(const XmlElement& e, const Rule& rule) {
   }
 }
 
+// (rule, its path) => out += one entry per attribute of the rule and its descendants; a
+// recursive rule is walked once.
+void CollectAttributes(const Rule& rule, const std::string& path, bool inside_refused,
+                       std::vector<SchemaAttribute>* out) {
+  const std::string here = path.empty() ? rule.name : path + "/" + rule.name;
+  const bool refused = inside_refused || rule.opaque;
+  for (const std::string& a : rule.attributes) out->push_back({here, a, refused});
+  for (const Rule& c : rule.children) CollectAttributes(c, here, refused, out);
+}
+
 }  // namespace
 
 // (document) => () ; throws on the first violation
 void ValidateSchema(const XmlElement& root) { Check(root, RootRule()); }
+
+std::vector<SchemaAttribute> SchemaAttributes() {
+  std::vector<SchemaAttribute> out;
+  CollectAttributes(RootRule(), "", false, &out);
+  return out;
+}
 
 }  // namespace gauss::mjcf

@@ -4,6 +4,9 @@
 // file, line, element and attribute named.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "mjcf/xml_tree.h"
 
 namespace gauss::mjcf {
@@ -11,5 +14,17 @@ namespace gauss::mjcf {
 // Checks the whole tree rooted at <mujoco>. (root) => () ; throws gauss::Error on the first
 // unknown element, misplaced element, repeated unique element or unknown attribute.
 void ValidateSchema(const XmlElement& root);
+
+// One attribute the schema accepts: the element's path from the root ("mujoco/option"),
+// the attribute, and whether the element is refused as a whole by the parser (opaque).
+struct SchemaAttribute {
+  std::string element_path;
+  std::string attribute;
+  bool refused_element = false;
+};
+
+// Every attribute of every element of the schema, in schema order (for the audit test that
+// checks each one is used, refused or documented as ignored).
+std::vector<SchemaAttribute> SchemaAttributes();
 
 }  // namespace gauss::mjcf

@@ -255,6 +255,7 @@ struct KeySpec {
   std::string name;
   double time = 0;
   std::vector<double> qpos, qvel, act, ctrl;  // empty: not given
+  std::vector<double> mpos, mquat;            // mocap bodies' poses; empty: not given
 };
 
 struct NumericSpec {

@@ -11,6 +11,8 @@
 //    MuJoCo 2.2.2 refuses it ("already included").
 #include "mjcf/xml_tree.h"
 
+#include "mjcf/xml_syntax.h"
+
 #include <tinyxml2.h>
 
 #include <filesystem>
@@ -61,13 +63,33 @@ bool ReadWholeFile(const std::string& path, std::string* text, std::string* reas
   return true;
 }
 
+// The tinyxml2 errors the tag scan cannot explain (bad entities, text outside the root, ...).
+std::string XmlErrorInWords(tinyxml2::XMLError id) {
+  switch (id) {
+    case tinyxml2::XML_ERROR_EMPTY_DOCUMENT: return "the file has no element (empty or only comments)";
+    case tinyxml2::XML_ERROR_PARSING_ATTRIBUTE:
+      return "an attribute is not of the form name=\"value\"";
+    case tinyxml2::XML_ERROR_PARSING_TEXT:
+      return "text that is not valid XML (an unknown &entity; or a stray character)";
+    case tinyxml2::XML_ERROR_PARSING_COMMENT: return "a comment that never ends (no '-->')";
+    case tinyxml2::XML_ERROR_PARSING_CDATA: return "a CDATA section that never ends";
+    case tinyxml2::XML_ERROR_PARSING_DECLARATION: return "a malformed <?xml ...?> declaration";
+    case tinyxml2::XML_ERROR_MISMATCHED_ELEMENT: return "a closing tag does not match the open tag";
+    default: return "the text is not well-formed XML";
+  }
+}
+
 // Parses `text` with tinyxml2; throws a located gauss::Error for malformed XML.
 // (text) => (doc)
 void ParseText(const std::string& text, const std::string& file, tinyxml2::XMLDocument* doc) {
   if (doc->Parse(text.data(), text.size()) != tinyxml2::XML_SUCCESS) {
-    ErrorLocation where{file, doc->ErrorLineNum(), "", ""};
-    std::string detail = doc->ErrorStr() ? doc->ErrorStr() : "";
-    throw Error(where, std::string("malformed XML (") + doc->ErrorName() + "): " + detail);
+    // tinyxml2 names only an error code and the line where it stopped: rescan for the tags
+    const XmlSyntaxProblem problem = FindXmlSyntaxProblem(text);
+    if (!problem.message.empty()) {
+      throw Error(ErrorLocation{file, problem.line, "", ""}, "malformed XML: " + problem.message);
+    }
+    throw Error(ErrorLocation{file, doc->ErrorLineNum(), "", ""},
+                std::string("malformed XML: ") + XmlErrorInWords(doc->ErrorID()));
   }
 }
 

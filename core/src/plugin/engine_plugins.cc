@@ -83,6 +83,14 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
                                       PluginRegistry& registry) {
   const Options& o = m.opt;
   if (o.Disabled(kDisableConstraint) || o.Disabled(kDisableContact) || !HasCollidableGeomPair(m)) {
+    // no collision stage: none is loaded, but a named collider must still exist (a misspelt
+    // name is an error on every model, not only on those with contacts)
+    const std::vector<std::string> found = registry.Names(PluginKind::kCollider);
+    for (const std::string& name : config.colliders) {
+      if (std::find(found.begin(), found.end(), name) == found.end()) {
+        registry.Create<Collider>(PluginKind::kCollider, name);  // throws the not-found message
+      }
+    }
     return;
   }
   // the user's list is binding; the default list uses the built-in colliders that are present

@@ -330,12 +330,49 @@ std::vector<std::string> PluginRegistry::Impl::NamesOf(PluginKind kind) const {
   return {names.begin(), names.end()};
 }
 
+namespace {
+
+// Levenshtein distance between a and b (insertions, deletions, substitutions).
+std::size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The name of `names` closest to `name` when it is a plausible typo (at most 2 edits), or the
+// name it begins (a prefix of at least 2 letters, preferred), else "".
+std::string ClosestName(const std::string& name, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const std::string& n : names) {
+    const std::size_t d = n.rfind(name, 0) == 0 && name.size() >= 2 ? 0 : EditDistance(name, n);
+    if (d < best_distance) {
+      best = n;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 // (directories, candidates, rejected) => the message for a plugin that was not found.
 std::string PluginRegistry::Impl::NotFoundMessage(PluginKind kind, const std::string& name) const {
   std::string out = std::string("no ") + PluginKindName(kind) + " plugin named '" + name + "'";
+  const std::vector<std::string> names = NamesOf(kind);
+  const std::string closest = ClosestName(name, names);
+  if (!closest.empty()) out += "; did you mean '" + closest + "'?";
   out += "\n  directories searched, in order:";
   AppendList(DirectoryLines(), out);
-  const std::vector<std::string> names = NamesOf(kind);
   std::string available;
   for (const std::string& n : names) available += (available.empty() ? "" : ", ") + n;
   out += std::string("\n  ") + PluginKindName(kind) + " plugins found: " +

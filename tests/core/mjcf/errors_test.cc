@@ -114,6 +114,65 @@ TEST(MjcfErrors, MalformedXml) {
   }
 }
 
+// Malformed XML is explained with the tags involved and their lines, not tinyxml2's codes.
+TEST(MjcfErrors, MalformedXmlInWords) {
+  struct Case {
+    const char* model;
+    int line;
+    const char* message;
+  };
+  for (const Case& c : {Case{"bad_mismatched_tag.xml", 5,
+                             "malformed XML: the closing tag </body> at line 5 does not match "
+                             "the open tag <geom> of line 4"},
+                        Case{"bad_stray_closing_tag.xml", 6,
+                             "malformed XML: stray closing tag </body> at line 6: no <body> is "
+                             "open there (the innermost open tag is <worldbody> of line 2)"},
+                        Case{"bad_malformed.xml", 4,
+                             "malformed XML: the tag <geom> opened at line 4 is not ended with "
+                             "'>' or '/>' before the next tag (line 5)"}}) {
+    SCOPED_TRACE(c.model);
+    try {
+      LoadModel(TestModel(c.model));
+      FAIL();
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().line, c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("ErrorID"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(MjcfErrors, StrayClosingTagAtTopLevel) {
+  try {
+    LoadModelFromString("<mujoco>\n</worldbody>\n</mujoco>\n", "stray.xml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("stray closing tag </worldbody> at line 2"),
+              std::string::npos) << e.what();
+  }
+  try {
+    LoadModelFromString("<mujoco>\n  <worldbody>\n</mujoco>\n", "unclosed.xml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("</mujoco> at line 3 does not match the open tag "
+                                         "<worldbody> of line 2"),
+              std::string::npos) << e.what();
+  }
+  try {
+    LoadModelFromString("<mujoco>\n  <worldbody>\n", "unended.xml");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("<worldbody> opened at line 2 is never closed"),
+              std::string::npos) << e.what();
+  }
+}
+
+// noslip post-processing is not implemented: asking for it is refused, not ignored.
+TEST(MjcfErrors, NoslipIterationsRefused) {
+  ExpectLoadError("bad_noslip.xml", {"bad_noslip.xml", 2, "option", "noslip_iterations",
+                                     "not supported yet: noslip post-processing"});
+}
+
 TEST(MjcfErrors, MissingModelFile) {
   try {
     LoadModel(TestModel("no_such_model.xml"));
@@ -131,7 +190,8 @@ TEST(MjcfErrors, NotSupportedYetNamesTheFeature) {
 
 TEST(MjcfErrors, MissingMeshFile) {
   // the path is resolved from the model's folder: tests/models/mug.obj does not exist
-  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "could not be opened"});
+  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "mesh file 'mug.obj' not found: tried /"});
+  ExpectLoadError("bad_mesh.xml", {"bad_mesh.xml", 3, "mesh", "file", "tests/models/mug.obj (the model's folder"});
 }
 
 TEST(MjcfErrors, MuscleLengthRangeThatCannotConverge) {
@@ -193,6 +253,35 @@ TEST(MjcfErrors, StrictNumbers) {
       LoadModelFromString(
           R"(<mujoco><worldbody><geom size="1" condim="3.5"/></worldbody></mujoco>)", "int.xml"),
       Error);
+}
+
+}  // namespace
+}  // namespace gauss
+
+namespace gauss {
+namespace {
+
+// Keyframe mocap poses: given ones are stored (quaternions normalized), missing ones are the
+// mocap bodies' own poses, a zero quaternion or a wrong count is refused.
+TEST(MjcfKeyframes, MocapPosesLoad) {
+  const std::string head =
+      "<mujoco>\n  <worldbody>\n    <body name=\"m\" mocap=\"true\" pos=\"1 2 3\"><geom size=\"0.1\"/></body>\n"
+      "  </worldbody>\n  <keyframe>\n";
+  const auto m = LoadModelFromString(
+      head + "    <key mpos=\"4 5 6\" mquat=\"0 2 0 0\"/>\n    <key/>\n  </keyframe>\n</mujoco>\n",
+      "mocap.xml");
+  ASSERT_EQ(m->nkey, 2);
+  EXPECT_EQ(m->key_mpos, (std::vector<double>{4, 5, 6, 1, 2, 3}));
+  EXPECT_EQ(m->key_mquat, (std::vector<double>{0, 1, 0, 0, 1, 0, 0, 0}));
+  for (const char* bad : {"<key mquat=\"0 0 0 0\"/>", "<key mpos=\"1 2\"/>"}) {
+    try {
+      LoadModelFromString(head + "    " + bad + "\n  </keyframe>\n</mujoco>\n", "bad.xml");
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.where().line, 6) << e.what();
+      EXPECT_NE(std::string(e.what()).find("attribute 'm"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

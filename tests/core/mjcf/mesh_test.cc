@@ -262,7 +262,8 @@ void ExpectMeshError(const std::string& assets, const std::string& geom, const s
 
 TEST(MeshAssets, BadInputIsLocated) {
   const std::string geom = "<geom type=\"mesh\" mesh=\"x\"/>";
-  ExpectMeshError("<mesh name=\"x\" file=\"missing.stl\"/>", geom, "file", "could not be opened");
+  ExpectMeshError("<mesh name=\"x\" file=\"missing.stl\"/>", geom, "file",
+                  "mesh file 'missing.stl' not found: tried /");
   ExpectMeshError("<mesh name=\"x\" file=\"box.ply\"/>", geom, "file", "unknown file type");
   // 200 bytes that are neither a binary STL (size does not match the header) nor ASCII
   ExpectMeshError("<mesh name=\"x\" file=\"corrupt.stl\"/>", geom, "file",
