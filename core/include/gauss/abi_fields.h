@@ -217,6 +217,8 @@
   X(Model, key_qvel) \
   X(Model, key_act) \
   X(Model, key_ctrl) \
+  X(Model, key_mpos) \
+  X(Model, key_mquat) \
   X(Model, key_name) \
   X(Model, numeric_name) \
   X(Model, numeric_adr) \
