@@ -87,7 +87,7 @@ void BM_Solve(benchmark::State& state) {
   PluginRegistry registry;
   PluginInstance<ConstraintSolver> solver =
       registry.Create<ConstraintSolver>(PluginKind::kSolver, name);
-  solver.instance->Configure(Params("solver '" + name + "' parameters"));
+  solver.Configure(Params());
   std::vector<double> qacc(m.nv), force(std::max(m.njmax, 1));
   std::vector<SolverIteration> trace(m.opt.iterations);
   long iterations = 0, rows = 0, solves = 0;
@@ -98,7 +98,7 @@ void BM_Solve(benchmark::State& state) {
     const FactoredInertia ops(m, d);
     ConstraintProblem p = MakeProblem(m, d, ops);
     p.qacc_warmstart = nullptr;
-    const SolverResult r = solver.instance->Solve(p, d, qacc.data(), force.data(), trace.data());
+    const SolverResult r = solver.instance->Solve(p, d.arena, qacc.data(), force.data(), trace.data());
     benchmark::DoNotOptimize(qacc.data());
     iterations += r.iterations;
     rows += d.nefc;

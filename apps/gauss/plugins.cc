@@ -69,6 +69,17 @@ int PluginsCommand(const std::vector<std::string>& argv) {
     std::printf("\nskipped files (%zu):\n", skipped.size());
     for (const auto& line : skipped) std::printf("  %s\n", line.c_str());
   }
+
+  // what each usable plugin declares in its entry
+  for (const auto& p : plugins) {
+    if (!p.usable) continue;
+    std::printf("\n%s %s\n  capabilities: %s\n", PluginKindName(p.kind), p.name.c_str(),
+                DescribeCapabilities(p.capabilities).c_str());
+    std::printf("  parameters:%s\n", p.params.count == 0 ? " none" : "");
+    for (int k = 0; k < p.params.count; ++k) {
+      std::printf("    %s\n", DescribeParam(p.params.specs[k]).c_str());
+    }
+  }
   return 0;
 }
 

@@ -285,6 +285,8 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   p.ncon = d.ncon;
   p.cone = m.opt.cone;
   p.impratio = m.opt.impratio;
+  p.timestep = m.opt.timestep;
+  p.integrator = m.opt.integrator.c_str();
   if (IsSparse(m)) {
     p.J_rownnz = d.efc_J_rownnz.data();
     p.J_rowadr = d.efc_J_rowadr.data();
@@ -295,6 +297,9 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   }
   p.type = d.efc_type.data();
   p.id = d.efc_id.data();
+  p.pos = d.efc_pos.data();
+  p.margin = d.efc_margin.data();
+  p.vel = d.efc_vel.data();
   p.R = d.efc_R.data();
   p.D = d.efc_D.data();
   p.aref = d.efc_aref.data();
@@ -304,6 +309,7 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   p.dof_Madr = m.dof_Madr.data();
   p.dof_parentid = m.dof_parentid.data();
   p.nM = m.nM;
+  p.qvel = d.qvel.data();
   p.qacc_smooth = d.qacc_smooth.data();
   p.qfrc_smooth = d.qfrc_smooth.data();
   p.qacc_warmstart = m.opt.Disabled(kDisableWarmstart) ? nullptr : d.qacc_warmstart.data();

@@ -50,7 +50,6 @@ Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginR
     : model_(std::make_shared<Model>(*model)), config_(config) {
   ApplyConfig(config_, model_->opt);
   plugins_ = std::make_unique<Plugins>(*model_, config_, registry);
-  plugins_->integrator.instance->CheckEngine(*this);
 }
 
 Engine::~Engine() = default;
@@ -163,13 +162,14 @@ void Engine::SolveConstraints(Data& d) const {
     d.solver_iter = 0;
   } else {
     const FactoredInertia ops(m, d);
-    const ConstraintProblem problem = MakeProblem(m, d, ops);
+    ConstraintProblem problem = MakeProblem(m, d, ops);
+    problem.single_step_integrator = plugins_->single_step_integrator;
     SolverResult result;
     {
       const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
       const ScopedTimer plugin_timer(PluginStat(d, 1));  // the solver's slot
-      result = plugins_->solver.instance->Solve(problem, d, d.qacc.data(), d.efc_force.data(),
-                                                d.solver_trace.data());
+      result = plugins_->solver.instance->Solve(problem, d.arena, d.qacc.data(),
+                                                d.efc_force.data(), d.solver_trace.data());
     }
     d.solver_iter = result.iterations;
     MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
@@ -269,8 +269,9 @@ bool Engine::ActuatorForceVelocityDerivative(const Data& d, double* dfdv) const 
   for (int a = 0; a < m.nu; ++a) dfdv[a] = 0;
   if (m.nu == 0 || m.opt.Disabled(kDisableActuation)) return true;
   bool available = true;
-  for (const auto& group : plugins_->actuator_groups) {
-    if (!group.plugin->HasVelocityDerivative()) {
+  for (std::size_t g = 0; g < plugins_->actuator_groups.size(); ++g) {
+    const ActuatorGroup& group = plugins_->actuator_groups[g];
+    if (!(plugins_->actuator_plugins[g].info.capabilities & kCapVelocityDerivative)) {
       available = false;
       continue;
     }

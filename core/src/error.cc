@@ -20,3 +20,11 @@ std::string Error::Format(const ErrorLocation& where, const std::string& message
 }
 
 }  // namespace gauss
+
+namespace gauss {
+
+void FailDemand(const char* file, int line, const std::string& what) {
+  throw Error(std::string(file) + ":" + std::to_string(line) + ": invariant violated: " + what);
+}
+
+}  // namespace gauss

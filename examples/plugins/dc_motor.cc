@@ -96,4 +96,5 @@ class DcMotor : public gauss::ActuatorDynamics {
 
 GAUSS_ACTUATOR_PLUGIN(DcMotor, example_dcmotor, "1.0.0",
                       "example: first-order DC motor, voltage in, armature current as state "
-                      "(examples/plugins)")
+                      "(examples/plugins)",
+                      gauss::kCapNone, gauss::kNoParams)

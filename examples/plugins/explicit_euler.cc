@@ -36,4 +36,5 @@ class ExplicitEuler : public gauss::Integrator {
 
 GAUSS_INTEGRATOR_PLUGIN(ExplicitEuler, example_explicit_euler, "1.0.0",
                         "example: forward (explicit) Euler, positions with the old velocity "
-                        "(examples/plugins)")
+                        "(examples/plugins)",
+                        gauss::kCapSingleStep, gauss::kNoParams)

@@ -51,11 +51,10 @@ class DampedJacobi : public gauss::ConstraintSolver {
  public:
   // (params: omega) => omega_
   void Configure(const gauss::Params& params) override {
-    params.Require({"omega"});
-    omega_ = params.GetDouble("omega", 1.0);
+    omega_ = params.GetDouble("omega");
     if (!(omega_ > 0 && omega_ < 2)) {
       throw gauss::Error(params.context() + ": omega must be in (0, 2), got " +
-                         params.GetString("omega", ""));
+                         params.GetString("omega"));
     }
   }
 
@@ -67,21 +66,21 @@ class DampedJacobi : public gauss::ConstraintSolver {
 
  protected:
   // problem => (qacc, force); trace[it] = (dual cost, projected-gradient norm, decrease)
-  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& p, gauss::Data& d, double* qacc,
+  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& p, gauss::Arena& arena, double* qacc,
                               double* force, gauss::SolverIteration* trace) const override {
     gauss::SolverResult result;
     const int n = p.nefc, nv = p.nv;
     std::copy(p.qacc_smooth, p.qacc_smooth + nv, qacc);
     if (n == 0) return result;
-    gauss::ArenaScope scope(d.arena);
-    double* H = d.arena.Doubles(static_cast<std::size_t>(n) * n);
-    double* b = d.arena.Doubles(n);
-    double* mu = d.arena.Doubles(n);     // f = mu y (1 except on elliptic friction rows)
-    double* diag = d.arena.Doubles(n);   // d_k of the block of each row
-    double* y = d.arena.Doubles(n);
-    double* g = d.arena.Doubles(n);
-    int* block = d.arena.Ints(n);        // rows in a block: > 0 at its first row, 0 after
-    double* x = d.arena.Doubles(std::max(nv, 6));  // also a block of up to 6 rows
+    gauss::ArenaScope scope(arena);
+    double* H = arena.Doubles(static_cast<std::size_t>(n) * n);
+    double* b = arena.Doubles(n);
+    double* mu = arena.Doubles(n);     // f = mu y (1 except on elliptic friction rows)
+    double* diag = arena.Doubles(n);   // d_k of the block of each row
+    double* y = arena.Doubles(n);
+    double* g = arena.Doubles(n);
+    int* block = arena.Ints(n);        // rows in a block: > 0 at its first row, 0 after
+    double* x = arena.Doubles(std::max(nv, 6));  // also a block of up to 6 rows
 
     // 1. the dual Hessian A + R and b, column by column: J (M^-1 (J' e_r))
     std::fill(g, g + n, 0.0);
@@ -201,5 +200,11 @@ class DampedJacobi : public gauss::ConstraintSolver {
 
 }  // namespace
 
+namespace {
+constexpr gauss::ParamSpec kJacobiParams[] = {
+    {"omega", gauss::ParamType::kDouble, "1", "damping of the Jacobi step, in (0, 2)"}};
+}  // namespace
+
 GAUSS_SOLVER_PLUGIN(DampedJacobi, example_jacobi, "1.0.0",
-                    "example: damped projected Jacobi on the dual problem (examples/plugins)")
+                    "example: damped projected Jacobi on the dual problem (examples/plugins)",
+                    gauss::kCapAllSolverFeatures, kJacobiParams)

@@ -47,4 +47,5 @@ class KineticEnergySensor : public gauss::Sensor {
 }  // namespace
 
 GAUSS_SENSOR_PLUGIN(KineticEnergySensor, example_kinetic_energy, "1.0.0",
-                    "example: user sensors as the model's kinetic energy (examples/plugins)")
+                    "example: user sensors as the model's kinetic energy (examples/plugins)",
+                    gauss::kCapNone, gauss::kNoParams)

@@ -46,4 +46,5 @@ class SpherePlane : public gauss::Collider {
 }  // namespace
 
 GAUSS_COLLIDER_PLUGIN(SpherePlane, example_sphere_plane, "1.0.0",
-                      "example: sphere against plane, one contact (examples/plugins)")
+                      "example: sphere against plane, one contact (examples/plugins)",
+                      gauss::kCapNone, gauss::kNoParams)

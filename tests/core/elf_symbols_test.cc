@@ -65,7 +65,8 @@ TEST_F(ElfSymbolsTest, FindsEntriesOfEachSection) {
   ElfExports good = ReadElfExports(Good());
   EXPECT_EQ(good.symbols["gintegr"], (std::vector<std::string>{"gauss_integrator_test_clock"}));
   EXPECT_EQ(good.symbols["gactuat"], (std::vector<std::string>{"gauss_actuator_test_gain"}));
-  EXPECT_EQ(good.symbols.count("gsolver"), 0u);
+  EXPECT_EQ(good.symbols["gsolver"], (std::vector<std::string>{"gauss_solver_test_pyramidal"}));
+  EXPECT_EQ(good.symbols.count("gsensor"), 0u);
   // The plugin class itself is hidden (gauss_add_plugin builds with hidden visibility): the
   // factory and descriptor are reachable only through the entry.
   for (const auto& [section, names] : good.symbols) {

@@ -180,7 +180,7 @@ TEST_F(RegistryTest, StrippedLibraryIsFoundThroughDynamicSymbols) {
   EXPECT_EQ(sensor.info.version, "1.1.0");
   Params params;
   params.Set("value", "7.5");
-  sensor.instance->Configure(params);
+  sensor.Configure(params);
   Model m;
   m.nsensor = 2;
   m.sensor_dim = {1, 2};
@@ -298,8 +298,8 @@ TEST_F(RegistryTest, InstancesAreIndependent) {
   pa.Set("gain", "2");
   Params pb;
   pb.Set("gain", "-3");
-  a.instance->Configure(pa);
-  b.instance->Configure(pb);
+  a.Configure(pa);
+  b.Configure(pb);
   EXPECT_EQ(GainForces(*a.instance, 1.5, -1.0), (std::vector<double>{3.0, -2.0}));
   EXPECT_EQ(GainForces(*b.instance, 1.5, -1.0), (std::vector<double>{-4.5, 3.0}));
   // Configuring b did not touch a.
@@ -307,7 +307,7 @@ TEST_F(RegistryTest, InstancesAreIndependent) {
 
   Params unknown("actuator 'test_gain' parameters");
   unknown.Set("gian", "2");
-  EXPECT_THROW(a.instance->Configure(unknown), Error);
+  EXPECT_THROW(a.Configure(unknown), Error);
 }
 
 TEST_F(RegistryTest, InstanceOutlivesRegistry) {
@@ -331,26 +331,33 @@ TEST_F(RegistryTest, ListReportsEveryPluginAndRefusals) {
   for (const PluginInfo& p : registry.List()) {
     if (p.file.rfind(root, 0) == 0) listed.push_back(p);  // leave out the built-in plugins
   }
-  ASSERT_EQ(listed.size(), 5u);
-  // Sorted by kind (integrator before actuator, as in PluginKind), then name, then file.
-  EXPECT_EQ(listed[0].kind, PluginKind::kIntegrator);
-  EXPECT_EQ(listed[0].name, "test_clock");
-  EXPECT_EQ(listed[0].version, "0.3.0");
-  EXPECT_EQ(listed[0].description, "advances time only (registry test)");
-  for (int i : {1, 2}) {
+  ASSERT_EQ(listed.size(), 6u);
+  // Sorted by kind (solver, integrator, actuator, as in PluginKind), then name, then file.
+  EXPECT_EQ(listed[0].kind, PluginKind::kSolver);
+  EXPECT_EQ(listed[0].name, "test_pyramidal");
+  EXPECT_EQ(listed[0].capabilities, kCapPyramidalCone | kCapDenseJacobian);
+  EXPECT_EQ(listed[1].kind, PluginKind::kIntegrator);
+  EXPECT_EQ(listed[1].name, "test_clock");
+  EXPECT_EQ(listed[1].version, "0.3.0");
+  EXPECT_EQ(listed[1].description, "advances time only (registry test)");
+  ASSERT_EQ(listed[1].params.count, 1);
+  EXPECT_EQ(DescribeParam(listed[1].params.specs[0]),
+            "scale (double, default 1): timesteps added to time per step");
+  for (int i : {2, 3}) {
     EXPECT_EQ(listed[i].name, "test_twin");
     EXPECT_EQ(listed[i].description.rfind("REFUSED: duplicate", 0), 0u) << listed[i].description;
   }
-  EXPECT_NE(listed[1].file.find("libgauss_test_twin_a.so"), std::string::npos);
-  EXPECT_NE(listed[2].file.find("libgauss_test_twin_b.so"), std::string::npos);
-  EXPECT_NE(listed[1].description.find("libgauss_test_twin_b.so"), std::string::npos);
-  EXPECT_EQ(listed[3].kind, PluginKind::kActuator);
-  EXPECT_EQ(listed[3].name, "test_gain");
-  EXPECT_EQ(listed[3].version, "2.5.1");
-  EXPECT_EQ(listed[3].file, GoodLibrary());
-  EXPECT_EQ(listed[4].name, "test_stale");
-  EXPECT_EQ(listed[4].version, "");
-  EXPECT_EQ(listed[4].description,
+  EXPECT_NE(listed[2].file.find("libgauss_test_twin_a.so"), std::string::npos);
+  EXPECT_NE(listed[3].file.find("libgauss_test_twin_b.so"), std::string::npos);
+  EXPECT_NE(listed[2].description.find("libgauss_test_twin_b.so"), std::string::npos);
+  EXPECT_EQ(listed[4].kind, PluginKind::kActuator);
+  EXPECT_EQ(listed[4].name, "test_gain");
+  EXPECT_EQ(listed[4].version, "2.5.1");
+  EXPECT_EQ(listed[4].file, GoodLibrary());
+  EXPECT_EQ(listed[5].name, "test_stale");
+  EXPECT_EQ(listed[5].version, "");
+  EXPECT_FALSE(listed[5].usable);
+  EXPECT_EQ(listed[5].description,
             "REFUSED: ABI 999 != " + std::to_string(kPluginAbiVersion));
 }
 

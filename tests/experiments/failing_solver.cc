@@ -11,7 +11,7 @@ namespace {
 class FailingSolver : public gauss::ConstraintSolver {
  protected:
   // (problem) => throws: the engine only calls a solver when there are constraint rows
-  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& problem, gauss::Data&, double*,
+  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& problem, gauss::Arena&, double*,
                               double*, gauss::SolverIteration*) const override {
     throw gauss::Error("test_failing solver: refusing a problem with " +
                        std::to_string(problem.nefc) + " constraint rows");
@@ -20,4 +20,5 @@ class FailingSolver : public gauss::ConstraintSolver {
 
 }  // namespace
 
-GAUSS_SOLVER_PLUGIN(FailingSolver, test_failing, "0.0.1", "test: throws from every solve")
+GAUSS_SOLVER_PLUGIN(FailingSolver, test_failing, "0.0.1", "test: throws from every solve",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

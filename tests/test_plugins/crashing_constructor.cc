@@ -16,7 +16,7 @@ __attribute__((constructor)) void CrashOnLoad() {
 
 class NeverUsed : public gauss::ConstraintSolver {
  protected:
-  gauss::SolverResult DoSolve(const gauss::ConstraintProblem&, gauss::Data&, double*, double*,
+  gauss::SolverResult DoSolve(const gauss::ConstraintProblem&, gauss::Arena&, double*, double*,
                               gauss::SolverIteration*) const override {
     return {};
   }
@@ -24,4 +24,5 @@ class NeverUsed : public gauss::ConstraintSolver {
 
 }  // namespace
 
-GAUSS_SOLVER_PLUGIN(NeverUsed, test_crash_on_load, "0.0.1", "test: crashes when loaded")
+GAUSS_SOLVER_PLUGIN(NeverUsed, test_crash_on_load, "0.0.1", "test: crashes when loaded",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

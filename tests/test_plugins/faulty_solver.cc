@@ -20,7 +20,7 @@ namespace {
 class FaultySolver : public gauss::ConstraintSolver {
  protected:
   // (problem) => never a result: the fault named by GAUSS_TEST_FAULT
-  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& problem, gauss::Data&, double*,
+  gauss::SolverResult DoSolve(const gauss::ConstraintProblem& problem, gauss::Arena&, double*,
                               double*, gauss::SolverIteration*) const override {
     std::fprintf(stderr, "faulty solver %s: about to fail on %d rows\n", GAUSS_TEST_FAULT_NAME,
                  problem.nefc);
@@ -41,4 +41,5 @@ class FaultySolver : public gauss::ConstraintSolver {
 
 }  // namespace
 
-GAUSS_SOLVER_PLUGIN(FaultySolver, GAUSS_TEST_FAULT_SYMBOL, "0.0.1", "test: faulty on purpose")
+GAUSS_SOLVER_PLUGIN(FaultySolver, GAUSS_TEST_FAULT_SYMBOL, "0.0.1", "test: faulty on purpose",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

@@ -12,8 +12,7 @@ class TestConstant : public gauss::Sensor {
  public:
   // (params: value) => value_
   void Configure(const gauss::Params& params) override {
-    params.Require({"value"});
-    value_ = params.GetDouble("value", 0.0);
+    value_ = params.GetDouble("value");
   }
 
  protected:
@@ -32,4 +31,10 @@ class TestConstant : public gauss::Sensor {
 
 }  // namespace
 
-GAUSS_SENSOR_PLUGIN(TestConstant, test_constant, "1.1.0", "constant sensor (stripped library)")
+namespace {
+constexpr gauss::ParamSpec kConstantParams[] = {
+    {"value", gauss::ParamType::kDouble, "0", "the value every sensor reads"}};
+}  // namespace
+
+GAUSS_SENSOR_PLUGIN(TestConstant, test_constant, "1.1.0", "constant sensor (stripped library)",
+                    gauss::kCapNone, kConstantParams)

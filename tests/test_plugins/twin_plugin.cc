@@ -21,4 +21,5 @@ class TestTwin : public gauss::Integrator {
 
 }  // namespace
 
-GAUSS_INTEGRATOR_PLUGIN(TestTwin, test_twin, "1.0.0", "copy " GAUSS_TEST_TWIN_COPY)
+GAUSS_INTEGRATOR_PLUGIN(TestTwin, test_twin, "1.0.0", "copy " GAUSS_TEST_TWIN_COPY,
+                        gauss::kCapNone, gauss::kNoParams)

@@ -17,4 +17,5 @@ class StaleGain : public gauss::ActuatorDynamics {
 
 }  // namespace
 
-GAUSS_ACTUATOR_PLUGIN(StaleGain, test_stale, "1.0.0", "built for another plugin ABI")
+GAUSS_ACTUATOR_PLUGIN(StaleGain, test_stale, "1.0.0", "built for another plugin ABI",
+                      gauss::kCapNone, gauss::kNoParams)

@@ -13,7 +13,7 @@
 
 namespace gauss {
 
-class ActuatorDynamics : public Plugin {
+class GAUSS_API ActuatorDynamics : public Plugin {
  public:
   // (ctrl, act, actuator_length, actuator_velocity) => (act_dot, actuator_force) for the
   // actuators in ids[0..n). `ctrl` (nu) are the controls after clamping to ctrlrange (use it,
@@ -28,11 +28,9 @@ class ActuatorDynamics : public Plugin {
     (void)m; (void)ids; (void)n;
   }
 
-  // Whether ForceVelocityDerivative is implemented (implicit integrators need it).
-  virtual bool HasVelocityDerivative() const { return false; }
-
   // dfdv[k] = d actuator_force[ids[k]] / d actuator_velocity[ids[k]] at the current state
-  // (before clamping to forcerange), for implicit integrators.
+  // (before clamping to forcerange), for implicit integrators. Implement it and declare
+  // kCapVelocityDerivative in the entry together (plugin.h).
   virtual void ForceVelocityDerivative(const Model& m, const Data& d, const int* ids, int n,
                                        double* dfdv) const {
     (void)m; (void)d; (void)ids;

@@ -55,6 +55,12 @@ struct SolverIteration {
   double improvement = 0;  // scaled cost decrease of this iteration
 };
 
+// What a solve reports besides its solution.
+struct SolverResult {
+  int iterations = 0;
+  bool converged = false;  // stopped by the tolerance, not by the iteration limit
+};
+
 // Multiplication and solves with the joint-space inertia M, using the factorization the
 // kernel already computed for this state.
 class MassMatrixOps {
@@ -65,50 +71,73 @@ class MassMatrixOps {
   virtual void AddToDense(double* H) const = 0;  // H (nv x nv, row-major) += M, lower triangle
 };
 
-// Read-only view of the constraint problem at the current state.
+// Read-only view of the constraint problem at the current state: everything a solver plugin
+// may read (plugin ABI 3; solvers never see Data). Pointers point into the kernel's arrays and
+// are valid during one Solve call. Shapes are in parentheses; row-major for matrices. Units are
+// generalized: "acceleration" is m/s^2 for translational and rad/s^2 for rotational dofs,
+// "force" N or N m accordingly; for constraint rows, the units of J times those.
 struct ConstraintProblem {
-  int nv = 0;
-  int nefc = 0;
-  int ncon = 0;
-  Cone cone = Cone::kPyramidal;
-  double impratio = 1;
+  // ------------------------------------------------------------ sizes and options
+  int nv = 0;                   // degrees of freedom
+  int nefc = 0;                 // scalar constraint rows (ordered equality, friction loss,
+                                // limit, contact)
+  int ncon = 0;                 // contacts
+  Cone cone = Cone::kPyramidal;  // friction cone of the contact rows
+  double impratio = 1;          // elliptic cones: ratio of frictional to normal impedance (-)
+  double timestep = 0;          // h (s) of the step this solve belongs to
+  const char* integrator = "";  // name of the integrator plugin in use (e.g. "euler")
+  // True when the integrator evaluates forward dynamics once per step at the step's start
+  // state and then advances with qvel' = qvel + h qacc (euler, implicit, implicitfast): a
+  // velocity-level solver may then read its qacc as (qvel' - qvel) / h. False for multi-stage
+  // integrators (rk4), which call the solver at intermediate states.
+  bool single_step_integrator = true;
 
-  // Jacobian: dense (nefc x nv, row-major) when `J` is not null; otherwise CSR in
-  // J_rownnz/J_rowadr/J_colind/J_sparse (column indices increasing within a row).
+  // ------------------------------------------------------------ the rows
+  // Jacobian d(row)/d(qvel): dense (nefc x nv, row-major) when `J` is not null; otherwise CSR
+  // in J_rownnz/J_rowadr/J_colind/J_sparse (column indices increasing within a row).
   const double* J = nullptr;
-  const int* J_rownnz = nullptr;
-  const int* J_rowadr = nullptr;
-  const int* J_colind = nullptr;
-  const double* J_sparse = nullptr;
+  const int* J_rownnz = nullptr;         // (nefc) nonzeros of each row
+  const int* J_rowadr = nullptr;         // (nefc) first nonzero of each row
+  const int* J_colind = nullptr;         // (nnz) column of each nonzero
+  const double* J_sparse = nullptr;      // (nnz) value of each nonzero
 
   const ConstraintType* type = nullptr;  // (nefc) kind of each row
   const int* id = nullptr;               // (nefc) equality / dof / tendon / joint / contact id
-  const double* R = nullptr;             // (nefc) regularizer
-  const double* D = nullptr;             // (nefc) 1/R
-  const double* aref = nullptr;          // (nefc) reference acceleration
-  const double* frictionloss = nullptr;  // (nefc) bound of friction-loss rows
-  const Contact* contact = nullptr;      // (ncon) dim, friction, efc_address of each contact
+  const double* pos = nullptr;           // (nefc) residual r(q) of each row (m or rad;
+                                         // contacts: the contact distance, < 0 in penetration)
+  const double* margin = nullptr;        // (nefc) distance (m or rad) below which the row is
+                                         // active: limit margin, contact includemargin
+  const double* vel = nullptr;           // (nefc) row velocity J qvel (m/s or rad/s)
+  const double* R = nullptr;             // (nefc) regularizer (acceleration / force)
+  const double* D = nullptr;             // (nefc) 1/R (force / acceleration)
+  const double* aref = nullptr;          // (nefc) reference acceleration of the soft model
+                                         // -b vel - k imp (pos - margin)
+  const double* frictionloss = nullptr;  // (nefc) force bound of friction-loss rows, 0 else
+  // (ncon) each contact: frame (rows normal, tangent 1, tangent 2, world), dist (m),
+  // friction[5] (tangential, tangential, torsional (m), rolling (m), rolling (m)), dim and
+  // efc_address (its first row; -1 when it has none)
+  const Contact* contact = nullptr;
 
-  // M in the kernel's tree-sparse storage (gauss/sparse_inertia.h), for sparse Hessians
+  // ------------------------------------------------------------ the unconstrained dynamics
+  const double* qvel = nullptr;          // (nv) generalized velocity at this state
+  const double* qacc_smooth = nullptr;   // (nv) unconstrained acceleration a0
+  const double* qfrc_smooth = nullptr;   // (nv) M a0: every force but the constraints'
+  const double* qacc_warmstart = nullptr;  // (nv) the last solution, or null when warmstart is
+                                           // disabled
+  const MassMatrixOps* M = nullptr;      // products and solves with M (kg, kg m^2)
+  // M in the kernel's tree-sparse storage (gauss/sparse_inertia.h), for sparse Hessians, and
+  // its factor M = L'DL in the same storage (L off the diagonal) with 1/D
   const double* qM = nullptr;            // (nM)
-  const int* dof_Madr = nullptr;         // (nv)
-  const int* dof_parentid = nullptr;     // (nv)
+  const double* qLD = nullptr;           // (nM)
+  const double* qLDiagInv = nullptr;     // (nv)
+  const int* dof_Madr = nullptr;         // (nv) address of each dof's row in qM
+  const int* dof_parentid = nullptr;     // (nv) parent dof, -1 at a tree root
   int nM = 0;
 
-  const double* qacc_smooth = nullptr;   // (nv) unconstrained acceleration a0
-  const double* qfrc_smooth = nullptr;   // (nv) M a0
-  const double* qacc_warmstart = nullptr;  // (nv) or null when warmstart is disabled
-  const MassMatrixOps* M = nullptr;
-
+  // ------------------------------------------------------------ convergence
   double meaninertia = 1;  // scales the convergence test: 1 / (meaninertia * max(1, nv))
-  int iterations = 100;
-  double tolerance = 1e-8;
-
-  // The kernel's factor M = L'DL in the storage of qM (L off the diagonal; sparse_inertia.h)
-  // and 1/D, for solvers that work with M^-1 restricted to dof chains (added last: plugins
-  // built against the layout above keep working)
-  const double* qLD = nullptr;        // (nM)
-  const double* qLDiagInv = nullptr;  // (nv)
+  int iterations = 100;    // iteration limit; also the capacity of the trace
+  double tolerance = 1e-8; // on the scaled cost decrease or gradient norm
 };
 
 // ---------------------------------------------------------------- shared evaluations

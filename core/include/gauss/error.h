@@ -32,4 +32,15 @@ class Error : public std::runtime_error {
   ErrorLocation where_;
 };
 
+// Throws gauss::Error "file:line: invariant violated: <what>" (with the location of the check).
+[[noreturn]] void FailDemand(const char* file, int line, const std::string& what);
+
 }  // namespace gauss
+
+// GAUSS_DEMAND(condition, what): an invariant that holds for every valid input and that the
+// code relies on. Checked in every build type (unlike assert, which vanishes in Release):
+// when it fails, a gauss::Error names the source location and `what` was expected.
+#define GAUSS_DEMAND(condition, what)                                  \
+  do {                                                                 \
+    if (!(condition)) ::gauss::FailDemand(__FILE__, __LINE__, (what)); \
+  } while (false)

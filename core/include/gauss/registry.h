@@ -11,6 +11,7 @@
 // the life of the process; instances keep their library alive.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,7 +27,16 @@ struct PluginInfo {
   std::string file;     // absolute path of the shared object
   std::string version;  // filled once loaded ("" before)
   std::string description;
+  // from the entry, once loaded and accepted (usable); they point into the loaded library
+  std::uint64_t capabilities = 0;  // Capability bits
+  ParamList params;                // declared parameters
+  bool usable = false;
 };
+
+// (plugin, its info, the user's values) => plugin configured: the entry's declared parameters
+// are attached (Params::Declare), undeclared keys refused listing the declared ones, then
+// plugin.Configure runs. The context of `params` is set to "<kind> '<name>' parameters".
+GAUSS_API void ConfigurePlugin(Plugin& plugin, const PluginInfo& info, Params params);
 
 // An instance together with the library that holds its code.
 template <class T>
@@ -34,9 +44,12 @@ struct PluginInstance {
   std::shared_ptr<void> library;  // keeps the shared object loaded
   std::unique_ptr<T> instance;    // destroyed before `library` (declaration order)
   PluginInfo info;
+
+  // ConfigurePlugin on this instance: how every plugin should be configured.
+  void Configure(const Params& params) { ConfigurePlugin(*instance, info, params); }
 };
 
-class PluginRegistry {
+class GAUSS_API PluginRegistry {
  public:
   // Builds a registry with the default search path (GAUSS_PLUGIN_PATH, build tree, install).
   PluginRegistry();

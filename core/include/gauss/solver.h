@@ -5,33 +5,94 @@
 // read-only view of it. The solver returns the acceleration qacc and the constraint forces,
 // plus per-iteration statistics so that solvers can be compared on convergence, not only on
 // the final answer. Primal solvers share the cost and line search of primal.h.
+//
+// A solver sees the problem (ConstraintProblem: the rows, the contacts, the unconstrained
+// dynamics, timestep and integrator) and scratch memory, never Data: it does not depend on
+// Data's layout, and can be run on problems that no Data holds (tests, batches).
+//
+// Solution sensitivities (optional; capability kCapSolutionSensitivity). A solver may offer
+// products with the derivative of its solution w = (qacc, force) with respect to the problem
+// data theta = (qfrc_smooth, aref, R, J), by the implicit function theorem (Dojo paper, spec
+// 001, eq. 11 and section IV-C): the solution is defined implicitly by a residual
+// r(w; theta) = 0, so
+//   dw/dtheta = -(dr/dw)^-1 dr/dtheta,
+// and the factorization of dr/dw that the solve built is reused, leaving back-substitutions.
+// For the soft-constraint problem of this kernel (constraint.h) the residual is the primal
+// optimality condition, with jar = J qacc - aref, f = -ds/djar(jar; R), Hs = d^2 s/djar^2
+// (the row curvatures of ConstraintCost's zones, elliptic cone blocks included):
+//   r(qacc; theta) = M qacc - qfrc_smooth - J' f = 0,     dr/dqacc = M + J' Hs J =: H
+// Forward mode (tangents of theta in, tangents of w out):
+//   d qacc  = H^-1 (d qfrc_smooth + J' Hs d aref + J' (df/dR) dR + dJ' f - J' Hs dJ qacc)
+//   d force = -Hs (J d qacc + dJ qacc - d aref) + (df/dR) dR
+// Reverse mode (cotangents g of w in, cotangents of theta out), with
+//   gbar = g_qacc - J' Hs g_force  and  lambda = H^-1 gbar  (H is symmetric):
+//   g qfrc_smooth = lambda
+//   g aref        = Hs (J lambda + g_force)
+//   g R           = (df/dR)' (J lambda + g_force)       (diagonal: per row)
+//   g J           = f lambda' - Hs (J lambda + g_force) qacc'
+// A hard-contact solver (interior point on a complementarity problem at central-path
+// parameter kappa, Dojo section IV) uses its own KKT residual r(w; theta) in the same formula;
+// its products are smooth for kappa > 0 and informative through contact.
 #pragma once
 
+#include "gauss/arena.h"
 #include "gauss/constraint.h"
-#include "gauss/data.h"
 #include "gauss/model.h"
 #include "gauss/plugin.h"
 
 namespace gauss {
 
-struct SolverResult {
-  int iterations = 0;
-  bool converged = false;  // stopped by the tolerance, not by the iteration limit
+// Tangents or cotangents of the problem data (any pointer may be null: zero in, not wanted
+// out). Shapes as in ConstraintProblem.
+struct ProblemTangent {
+  double* qfrc_smooth = nullptr;  // (nv)
+  double* aref = nullptr;         // (nefc)
+  double* R = nullptr;            // (nefc)
+  double* J = nullptr;            // (nefc x nv) dense, row-major
 };
 
-class ConstraintSolver : public Plugin {
+// Tangents or cotangents of the solution.
+struct SolutionTangent {
+  double* qacc = nullptr;   // (nv)
+  double* force = nullptr;  // (nefc)
+};
+
+class GAUSS_API ConstraintSolver : public Plugin {
  public:
   // problem => (qacc (nv), force (nefc)); trace[0..iterations) filled when not null (capacity
-  // problem.iterations). Temporaries come from d.arena. Must leave qacc = qacc_smooth and
-  // iterations = 0 when nefc == 0.
-  SolverResult Solve(const ConstraintProblem& problem, Data& d, double* qacc, double* force,
-                     SolverIteration* trace) const {
-    return DoSolve(problem, d, qacc, force, trace);
+  // problem.iterations). Temporaries come from `scratch` (at least ScratchDoubles(m) doubles
+  // free) and are released before returning. Must leave qacc = qacc_smooth and iterations = 0
+  // when nefc == 0.
+  SolverResult Solve(const ConstraintProblem& problem, Arena& scratch, double* qacc,
+                     double* force, SolverIteration* trace) const {
+    return DoSolve(problem, scratch, qacc, force, trace);
+  }
+
+  // Sensitivity products at a solution (qacc, force) of `problem` (see the header comment):
+  // forward: d_data (read) => d_solution (written); reverse: g_solution (read) => g_data
+  // (written). Only for solvers whose entry declares kCapSolutionSensitivity; the others throw
+  // gauss::Error saying so.
+  void SensitivityForward(const ConstraintProblem& problem, const double* qacc,
+                          const double* force, const ProblemTangent& d_data,
+                          SolutionTangent& d_solution, Arena& scratch) const {
+    DoSensitivityForward(problem, qacc, force, d_data, d_solution, scratch);
+  }
+  void SensitivityReverse(const ConstraintProblem& problem, const double* qacc,
+                          const double* force, const SolutionTangent& g_solution,
+                          ProblemTangent& g_data, Arena& scratch) const {
+    DoSensitivityReverse(problem, qacc, force, g_solution, g_data, scratch);
   }
 
  protected:
-  virtual SolverResult DoSolve(const ConstraintProblem& problem, Data& d, double* qacc,
+  virtual SolverResult DoSolve(const ConstraintProblem& problem, Arena& scratch, double* qacc,
                                double* force, SolverIteration* trace) const = 0;
+  // Both throw gauss::Error unless overridden (with kCapSolutionSensitivity in the entry).
+  virtual void DoSensitivityForward(const ConstraintProblem& problem, const double* qacc,
+                                    const double* force, const ProblemTangent& d_data,
+                                    SolutionTangent& d_solution, Arena& scratch) const;
+  virtual void DoSensitivityReverse(const ConstraintProblem& problem, const double* qacc,
+                                    const double* force, const SolutionTangent& g_solution,
+                                    ProblemTangent& g_data, Arena& scratch) const;
 };
 
 }  // namespace gauss

@@ -53,8 +53,7 @@ void GroupByPlugin(PluginRegistry& registry, PluginKind kind, const std::vector<
     const std::size_t index = it - instances.begin();
     if (it == instances.end()) {
       instances.push_back(registry.Create<Interface>(kind, name));
-      instances.back().instance->Configure(
-          Params(std::string(PluginKindName(kind)) + " '" + name + "' parameters"));
+      instances.back().Configure(Params());
       groups.emplace_back();
       groups.back().plugin = instances.back().instance.get();
     }
@@ -72,16 +71,12 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   }
 
   integrator = registry->Create<Integrator>(PluginKind::kIntegrator, m.opt.integrator);
-  Params integrator_params = config.integrator_params;
-  integrator_params.set_context("integrator '" + m.opt.integrator + "' parameters");
-  integrator.instance->Configure(integrator_params);
+  integrator.Configure(config.integrator_params);
 
   CreateColliders(m, config, *registry);
 
   solver = registry->Create<ConstraintSolver>(PluginKind::kSolver, m.opt.solver);
-  Params solver_params = config.solver_params;
-  solver_params.set_context("solver '" + m.opt.solver + "' parameters");
-  solver.instance->Configure(solver_params);
+  solver.Configure(config.solver_params);
 
   // one instance per distinct actuator / sensor plugin name; sensors grouped by stage
   GroupByPlugin(*registry, PluginKind::kActuator, m.actuator_plugin, actuator_plugins,
@@ -103,6 +98,9 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   int slot = 2 + static_cast<int>(colliders.size());
   for (auto& group : actuator_groups) group.profile_slot = slot++;
   for (auto& group : sensor_groups) group.profile_slot = slot++;
+
+  single_step_integrator = (integrator.info.capabilities & kCapSingleStep) != 0;
+  CheckCapabilities(m, *registry);
 }
 
 void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
@@ -130,7 +128,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
   std::vector<const Collider*> ordered;
   for (const std::string& name : names) {
     colliders.push_back(registry.Create<Collider>(PluginKind::kCollider, name));
-    colliders.back().instance->Configure(Params("collider '" + name + "' parameters"));
+    colliders.back().Configure(Params());
     ordered.push_back(colliders.back().instance.get());
   }
   BuildCollisionTable(ordered, collision_table, 2);  // slots after integrator and solver

@@ -39,6 +39,12 @@ struct Engine::Plugins {
   CollisionTable collision_table;
   std::vector<PluginInstance<Sensor>> sensor_plugins;
   std::vector<SensorGroup> sensor_groups;
+  bool single_step_integrator = true;  // the integrator declares kCapSingleStep
+
+  // plugin_capabilities.cc: (model options, the plugins' declared capabilities) => nothing, or
+  // gauss::Error naming the plugin, the option or plugin it cannot work with, and the plugins
+  // of the same kind that can (found through `registry`). Called once, by the constructor.
+  void CheckCapabilities(const Model& m, PluginRegistry& registry) const;
 };
 
 }  // namespace gauss

@@ -51,16 +51,61 @@ std::string Params::GetString(const std::string& key, const std::string& fallbac
   return it == values_.end() ? fallback : it->second;
 }
 
-void Params::Require(std::initializer_list<const char*> known) const {
-  for (const auto& [key, value] : values_) {
-    bool ok = false;
-    for (const char* k : known) ok = ok || key == k;
-    if (ok) continue;
-    std::string list;
-    for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
-    throw Error(Where(*this, key) + ": unknown parameter; valid: " +
-                (list.empty() ? std::string("(none)") : list));
+const char* ParamTypeName(ParamType type) {
+  switch (type) {
+    case ParamType::kBool: return "bool";
+    case ParamType::kInt: return "int";
+    case ParamType::kDouble: return "double";
+    case ParamType::kString: return "string";
   }
+  return "?";
+}
+
+std::string DescribeParam(const ParamSpec& spec) {
+  return std::string(spec.name) + " (" + ParamTypeName(spec.type) + ", default " +
+         spec.default_value + "): " + spec.description;
+}
+
+void Params::CheckDeclared() const {
+  for (const auto& entry : values_) {
+    const std::string& key = entry.first;
+    bool known = false;
+    for (int k = 0; k < declared_.count; ++k) known = known || key == declared_.specs[k].name;
+    if (known) continue;
+    std::string list;
+    for (int k = 0; k < declared_.count; ++k) list += "\n  " + DescribeParam(declared_.specs[k]);
+    throw Error(Where(*this, key) + ": unknown parameter; declared parameters:" +
+                (list.empty() ? std::string(" (none)") : list));
+  }
+}
+
+const ParamSpec& Params::Spec(const std::string& key) const {
+  for (int k = 0; k < declared_.count; ++k) {
+    if (key == declared_.specs[k].name) return declared_.specs[k];
+  }
+  throw Error(Where(*this, key) + ": read by the plugin but not declared in its entry");
+}
+
+double Params::GetDouble(const std::string& key) const {
+  Params fallback(context_);
+  fallback.Set(key, Spec(key).default_value);
+  return GetDouble(key, fallback.GetDouble(key, 0));
+}
+
+int Params::GetInt(const std::string& key) const {
+  Params fallback(context_);
+  fallback.Set(key, Spec(key).default_value);
+  return GetInt(key, fallback.GetInt(key, 0));
+}
+
+bool Params::GetBool(const std::string& key) const {
+  Params fallback(context_);
+  fallback.Set(key, Spec(key).default_value);
+  return GetBool(key, fallback.GetBool(key, false));
+}
+
+std::string Params::GetString(const std::string& key) const {
+  return GetString(key, Spec(key).default_value);
 }
 
 }  // namespace gauss

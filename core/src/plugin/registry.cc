@@ -88,6 +88,23 @@ struct EntryCheck {
   std::string message;
 };
 
+// The first struct whose layout fingerprint in `entry` differs from the kernel's (or is
+// missing), "" when all agree.
+std::string LayoutDifference(const PluginEntry& entry) {
+  for (const StructFingerprint& mine : abi::kFingerprints) {
+    bool same = false, found = false;
+    for (int k = 0; k < entry.num_fingerprints && entry.fingerprints; ++k) {
+      const StructFingerprint& theirs = entry.fingerprints[k];
+      if (theirs.name && std::string(theirs.name) == mine.name) {
+        found = true;
+        same = theirs.hash == mine.hash;
+      }
+    }
+    if (!found || !same) return mine.name;
+  }
+  return "";
+}
+
 // (library, kind, name) => the entry exported as gauss_<kind>_<name> if it was built for this
 // kernel, else why not and how to fix it.
 EntryCheck CheckEntry(boost::dll::shared_library& library, const std::string& file,
@@ -110,13 +127,10 @@ EntryCheck CheckEntry(boost::dll::shared_library& library, const std::string& fi
                 std::to_string(kPluginAbiVersion);
     out.message = who + " was built for plugin ABI " + std::to_string(entry->abi_version) +
                   ", this Gauss has ABI " + std::to_string(kPluginAbiVersion) + rebuild;
-  } else if (entry->sizeof_model != sizeof(Model) || entry->sizeof_data != sizeof(Data)) {
-    out.brief = "sizeof(Model), sizeof(Data) " + std::to_string(entry->sizeof_model) + ", " +
-                std::to_string(entry->sizeof_data) + " != " + std::to_string(sizeof(Model)) +
-                ", " + std::to_string(sizeof(Data));
-    out.message = who + " was built with sizeof(Model)=" + std::to_string(entry->sizeof_model) +
-                  ", sizeof(Data)=" + std::to_string(entry->sizeof_data) + ", this Gauss has " +
-                  std::to_string(sizeof(Model)) + ", " + std::to_string(sizeof(Data)) + rebuild;
+  } else if (const std::string differs = LayoutDifference(*entry); !differs.empty()) {
+    out.brief = "layout of " + differs + " differs";
+    out.message = who + " was built with a different layout of struct gauss::" + differs +
+                  " (its field offsets, sizes or types differ from this Gauss's)" + rebuild;
   } else if (entry->kind != kind) {
     out.brief = std::string("descriptor says ") + PluginKindName(entry->kind);
     out.message = who + " is exported as a " + PluginKindName(kind) +
@@ -134,6 +148,15 @@ EntryCheck CheckEntry(boost::dll::shared_library& library, const std::string& fi
 }
 
 std::string OrEmpty(const char* s) { return s ? std::string(s) : std::string(); }
+
+// (checked entry) => what PluginInfo reports of it.
+void FillFromEntry(const PluginEntry& entry, PluginInfo& info) {
+  info.version = OrEmpty(entry.version);
+  info.description = OrEmpty(entry.description);
+  info.capabilities = entry.capabilities;
+  info.params = ParamList(entry.params, entry.params ? entry.num_params : 0);
+  info.usable = true;
+}
 
 // Appends "  <dir> (<reason>)" lines, one per search directory, to `out`.
 void AppendList(const std::vector<std::string>& lines, std::string& out) {
@@ -462,10 +485,16 @@ std::unique_ptr<Plugin> PluginRegistry::CreateRaw(PluginKind kind, const std::st
     info->kind = kind;
     info->name = name;
     info->file = file;
-    info->version = OrEmpty(entry.version);
-    info->description = OrEmpty(entry.description);
+    FillFromEntry(entry, *info);
   }
   return instance;
+}
+
+void ConfigurePlugin(Plugin& plugin, const PluginInfo& info, Params params) {
+  params.set_context(std::string(PluginKindName(info.kind)) + " '" + info.name + "' parameters");
+  params.Declare(info.params);
+  params.CheckDeclared();
+  plugin.Configure(params);
 }
 
 // (scan) => every candidate with version and description, or "REFUSED: why" in the
@@ -482,7 +511,10 @@ std::vector<PluginInfo> PluginRegistry::List() {
   std::set<std::string> refused_files;  // files that could not be loaded (listed once)
   std::vector<PluginInfo> out;
   for (const Impl::Candidate& c : candidates) {
-    PluginInfo info{c.kind, c.name, c.file, "", ""};
+    PluginInfo info;
+    info.kind = c.kind;
+    info.name = c.name;
+    info.file = c.file;
     std::string duplicate;
     for (const Impl::Candidate& other : candidates) {
       if (other.kind == c.kind && other.name == c.name && other.file != c.file) {
@@ -496,8 +528,7 @@ std::vector<PluginInfo> PluginRegistry::List() {
         const EntryCheck check =
             CheckEntry(*LoadLibrary(c.file, symbols[c.file]), c.file, c.kind, c.name);
         if (check.entry) {
-          info.version = OrEmpty(check.entry->version);
-          info.description = OrEmpty(check.entry->description);
+          FillFromEntry(*check.entry, info);
         } else {
           info.description = "REFUSED: " + check.brief;
         }

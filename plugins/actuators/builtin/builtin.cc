@@ -158,7 +158,6 @@ class BuiltinActuators : public ActuatorDynamics {
  public:
   // The force is affine in the velocity for affine gains and biases and follows the muscle
   // FV curve for muscle gains: both derivatives are available.
-  bool HasVelocityDerivative() const override { return true; }
 
   // (ctrl clamped, act, actuator_length, actuator_velocity) => dfdv[k] = d actuator_force /
   // d actuator_velocity of actuator ids[k], before forcerange: gain' * input + bias'
@@ -270,4 +269,5 @@ class BuiltinActuators : public ActuatorDynamics {
 
 GAUSS_ACTUATOR_PLUGIN(gauss::BuiltinActuators, builtin, "1.1.0",
                       "MJCF general actuators: none/integrator/filter/filterexact/muscle "
-                      "dynamics, fixed/affine/muscle gain, none/affine/muscle bias")
+                      "dynamics, fixed/affine/muscle gain, none/affine/muscle bias",
+                      gauss::kCapVelocityDerivative, gauss::kNoParams)

@@ -186,4 +186,5 @@ class CcdCollider : public Collider {
 GAUSS_COLLIDER_PLUGIN(gauss::CcdCollider, ccd, "1.0.0",
                       "convex-convex contacts by libccd's MPR (spheres, capsules, ellipsoids, "
                       "cylinders, boxes, mesh hulls), multiccd, planes against ellipsoids and "
-                      "meshes")
+                      "meshes",
+                      gauss::kCapNone, gauss::kNoParams)

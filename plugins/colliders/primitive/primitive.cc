@@ -96,4 +96,5 @@ class PrimitiveCollider : public Collider {
 
 GAUSS_COLLIDER_PLUGIN(gauss::PrimitiveCollider, primitive, "1.0.0",
                       "analytic contacts between planes, spheres, capsules, boxes (and planes "
-                      "against ellipsoids and cylinders)")
+                      "against ellipsoids and cylinders)",
+                      gauss::kCapNone, gauss::kNoParams)

@@ -18,8 +18,7 @@ namespace {
 class EulerIntegrator : public Integrator {
  public:
   void Configure(const Params& params) override {
-    params.Require({"implicit_damping"});
-    implicit_damping_ = params.GetBool("implicit_damping", true);
+    implicit_damping_ = params.GetBool("implicit_damping");
   }
 
   std::size_t ScratchDoubles(const Model& m) const override {
@@ -58,5 +57,12 @@ class EulerIntegrator : public Integrator {
 }  // namespace
 }  // namespace gauss
 
+namespace {
+constexpr gauss::ParamSpec kEulerParams[] = {
+    {"implicit_damping", gauss::ParamType::kBool, "true",
+     "treat joint damping implicitly (M + h diag(damping)); false: explicit update with qacc"}};
+}  // namespace
+
 GAUSS_INTEGRATOR_PLUGIN(gauss::EulerIntegrator, euler, "1.0.0",
-                        "semi-implicit Euler with implicit joint damping")
+                        "semi-implicit Euler with implicit joint damping",
+                        gauss::kCapSingleStep, kEulerParams)

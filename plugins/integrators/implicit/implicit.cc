@@ -7,8 +7,6 @@
 //                 M - hD is factored by a leaves-first LU without fill.
 //   implicitfast: D without the RNE term, symmetrized (D + D')/2, factored by the L'DL of M.
 // Positions then follow the new velocity, activations integrate as in the other integrators.
-#include <string>
-
 #include "gauss/actuator.h"
 #include "gauss/derivative.h"
 #include "gauss/engine.h"
@@ -28,16 +26,6 @@ class ImplicitIntegrator : public Integrator {
     return 4 * static_cast<std::size_t>(m.nM) + 12 * m.nv + 2 * m.nu + 20 * m.nbody + 64;
   }
 
-  void CheckEngine(const Engine& engine) const override {
-    const Model& m = engine.model();
-    const std::string name = fast_ ? "implicitfast" : "implicit";
-    std::vector<double> probe(m.nu);
-    Data d = engine.MakeData();
-    if (!engine.ActuatorForceVelocityDerivative(d, probe.data())) {
-      throw Error("integrator '" + name + "' needs the velocity derivative of every actuator's "
-                  "force, and an actuator plugin of this model does not provide it");
-    }
-  }
 
  protected:
   // (qM, qfrc_smooth, qfrc_constraint, velocity-dependent forces) => (qpos, qvel, act, time)
@@ -95,6 +83,8 @@ class ImplicitFast : public ImplicitIntegrator {
 }  // namespace gauss
 
 GAUSS_INTEGRATOR_PLUGIN(gauss::Implicit, implicit, "1.0.0",
-                        "implicit-in-velocity Euler with the full velocity derivative (incl. RNE), LU")
+                        "implicit-in-velocity Euler with the full velocity derivative (incl. RNE), LU",
+                        gauss::kCapSingleStep | gauss::kCapNeedsVelocityDerivative, gauss::kNoParams)
 GAUSS_INTEGRATOR_PLUGIN(gauss::ImplicitFast, implicitfast, "1.0.0",
-                        "implicit-in-velocity Euler, symmetrized derivative without RNE, L'DL")
+                        "implicit-in-velocity Euler, symmetrized derivative without RNE, L'DL",
+                        gauss::kCapSingleStep | gauss::kCapNeedsVelocityDerivative, gauss::kNoParams)

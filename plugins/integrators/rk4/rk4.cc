@@ -106,4 +106,5 @@ class Rk4Integrator : public Integrator {
 }  // namespace gauss
 
 GAUSS_INTEGRATOR_PLUGIN(gauss::Rk4Integrator, rk4, "1.0.0",
-                        "classical 4th-order Runge-Kutta on (qpos, qvel, act)")
+                        "classical 4th-order Runge-Kutta on (qpos, qvel, act)", gauss::kCapNone,
+                        gauss::kNoParams)

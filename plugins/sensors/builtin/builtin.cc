@@ -143,4 +143,5 @@ class BuiltinSensors : public Sensor {
 }  // namespace gauss::builtin_sensors
 
 GAUSS_SENSOR_PLUGIN(gauss::builtin_sensors::BuiltinSensors, builtin, "1.0.0",
-                    "MuJoCo 2.2.2 sensors: site, joint, tendon, actuator, frame, subtree, clock")
+                    "MuJoCo 2.2.2 sensors: site, joint, tendon, actuator, frame, subtree, clock",
+                    gauss::kCapNone, gauss::kNoParams)

@@ -18,12 +18,11 @@ class CgSolver : public ConstraintSolver {
   }
 
  protected:
-  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+  SolverResult DoSolve(const ConstraintProblem& p, Arena& arena, double* qacc, double* force,
                        SolverIteration* trace) const override {
     if (p.nefc == 0) return SolveWithoutConstraints(p, qacc);
     const int nv = p.nv;
     SolverResult result;
-    Arena& arena = d.arena;
     ArenaScope scope(arena);
     PrimalWork w;
     w.Allocate(p, arena);
@@ -63,4 +62,5 @@ class CgSolver : public ConstraintSolver {
 }  // namespace gauss
 
 GAUSS_SOLVER_PLUGIN(gauss::CgSolver, cg, "1.0.0",
-                    "nonlinear conjugate gradient (Polak-Ribiere+, M^-1 preconditioned) on the primal problem")
+                    "nonlinear conjugate gradient (Polak-Ribiere+, M^-1 preconditioned) on the primal problem",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

@@ -7,6 +7,7 @@
 
 #include "hessian.h"
 
+#include "gauss/error.h"
 #include "gauss/model.h"
 #include "gauss/primal.h"
 #include "gauss/solver.h"
@@ -23,12 +24,11 @@ class NewtonSolver : public ConstraintSolver {
   }
 
  protected:
-  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+  SolverResult DoSolve(const ConstraintProblem& p, Arena& arena, double* qacc, double* force,
                        SolverIteration* trace) const override {
     if (p.nefc == 0) return SolveWithoutConstraints(p, qacc);
     const int nv = p.nv;
     SolverResult result;
-    Arena& arena = d.arena;
     ArenaScope scope(arena);
     PrimalWork w;
     w.Allocate(p, arena);
@@ -45,7 +45,7 @@ class NewtonSolver : public ConstraintSolver {
       if (!factored || !hessian.Update(p, pt.state)) {
         arena.Release(factor_mark);
         factored = hessian.Factor(p, pt.jar, pt.state, arena);
-        if (!factored) break;  // impossible for M > 0
+        GAUSS_DEMAND(factored, "the Hessian M + J'Hs J is positive definite (M is)");
       }
       for (int i = 0; i < nv; ++i) w.dir[i] = -pt.grad[i];
       hessian.Solve(w.dir);
@@ -60,4 +60,5 @@ class NewtonSolver : public ConstraintSolver {
 }  // namespace gauss
 
 GAUSS_SOLVER_PLUGIN(gauss::NewtonSolver, newton, "1.0.0",
-                    "Newton's method on the primal problem: exact Hessian, Cholesky, exact line search")
+                    "Newton's method on the primal problem: exact Hessian, Cholesky, exact line search",
+                    gauss::kCapAllSolverFeatures, gauss::kNoParams)

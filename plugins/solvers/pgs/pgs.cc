@@ -16,6 +16,7 @@
 #include "dual.h"
 #include "elliptic_block.h"
 #include "elliptic_update.h"
+#include "gauss/error.h"
 #include "gauss/primal.h"
 #include "gauss/solver.h"
 
@@ -26,10 +27,7 @@ constexpr ConstraintType kContactElliptic = ConstraintType::kContactElliptic;
 
 class PgsSolver : public ConstraintSolver {
  public:
-  void Configure(const Params& params) override {
-    params.Require({"exact_blocks"});
-    exact_blocks_ = params.GetBool("exact_blocks", false);
-  }
+  void Configure(const Params& params) override { exact_blocks_ = params.GetBool("exact_blocks"); }
 
   std::size_t ScratchDoubles(const Model& m) const override {
     const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
@@ -37,7 +35,7 @@ class PgsSolver : public ConstraintSolver {
   }
 
  protected:
-  SolverResult DoSolve(const ConstraintProblem& p, Data& d, double* qacc, double* force,
+  SolverResult DoSolve(const ConstraintProblem& p, Arena& arena, double* qacc, double* force,
                        SolverIteration* trace) const override {
     const int nv = p.nv, n = p.nefc;
     SolverResult result;
@@ -46,7 +44,6 @@ class PgsSolver : public ConstraintSolver {
       result.converged = true;
       return result;
     }
-    Arena& arena = d.arena;
     ArenaScope scope(arena);
     DualProblem dual;
     dual.Build(p, arena);
@@ -166,5 +163,13 @@ class PgsSolver : public ConstraintSolver {
 }  // namespace
 }  // namespace gauss
 
+namespace {
+constexpr gauss::ParamSpec kPgsParams[] = {
+    {"exact_blocks", gauss::ParamType::kBool, "false",
+     "minimize each equality constraint and elliptic contact exactly as one block"}};
+}  // namespace
+
 GAUSS_SOLVER_PLUGIN(gauss::PgsSolver, pgs, "1.0.0",
-                    "projected Gauss-Seidel on the dual problem, exact elliptic-cone blocks")
+                    "projected Gauss-Seidel on the dual problem (MuJoCo's row and elliptic-cone "
+                    "updates; exact blocks optional)",
+                    gauss::kCapAllSolverFeatures, kPgsParams)

@@ -46,8 +46,8 @@ void CheckOutOfTreePlugin(gauss::PluginRegistry& registry) {
   pa.Set("scale", "3");
   pb.Set("scale", "0.5");
   pb.Set("tau", "0.25");
-  a.instance->Configure(pa);
-  b.instance->Configure(pb);
+  a.Configure(pa);
+  b.Configure(pb);
 
   // Actuator 0 is stateless, actuator 1 has activation act[0] = 2.
   gauss::Model m;

@@ -10,9 +10,8 @@ class ScaledActuator : public gauss::ActuatorDynamics {
  public:
   // (params: scale, tau) => scale_, tau_
   void Configure(const gauss::Params& params) override {
-    params.Require({"scale", "tau"});
-    scale_ = params.GetDouble("scale", 1.0);
-    tau_ = params.GetDouble("tau", 1.0);
+    scale_ = params.GetDouble("scale");
+    tau_ = params.GetDouble("tau");
   }
 
  protected:
@@ -39,4 +38,9 @@ class ScaledActuator : public gauss::ActuatorDynamics {
 
 }  // namespace
 
-GAUSS_ACTUATOR_PLUGIN(ScaledActuator, oot_scaled, "0.9.2", "scaled direct force (out of tree)")
+constexpr gauss::ParamSpec kScaledParams[] = {
+    {"scale", gauss::ParamType::kDouble, "1", "force per unit control or activation"},
+    {"tau", gauss::ParamType::kDouble, "1", "activation time constant (s)"}};
+
+GAUSS_ACTUATOR_PLUGIN(ScaledActuator, oot_scaled, "0.9.2", "scaled direct force (out of tree)",
+                      gauss::kCapNone, kScaledParams)

@@ -87,7 +87,7 @@ const ConstraintSolver& Solver(const std::string& variant) {
         registry.Create<ConstraintSolver>(PluginKind::kSolver, name);
     Params params("solver '" + name + "' parameters");
     if (exact) params.Set("exact_blocks", "true");
-    created.instance->Configure(params);
+    created.Configure(params);
     it = instances.emplace(variant, std::move(created)).first;
   }
   return *it->second.instance;
@@ -156,7 +156,7 @@ class ProblemSetup {
     s.force.assign(std::max(d.nefc, 1), std::numeric_limits<double>::quiet_NaN());
     s.trace.assign(iterations, SolverIteration());
     const auto start = std::chrono::steady_clock::now();
-    s.result = Solver(name).Solve(p, d, s.qacc.data(), s.force.data(), s.trace.data());
+    s.result = Solver(name).Solve(p, d.arena, s.qacc.data(), s.force.data(), s.trace.data());
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return s;
   }

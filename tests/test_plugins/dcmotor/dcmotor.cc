@@ -32,10 +32,6 @@ MotorParams ParamsOf(const gauss::Model& m, int a) {
 
 class DcMotor : public gauss::ActuatorDynamics {
  public:
-  // the torque kt i depends on the velocity only through the current's dynamics, so its
-  // direct velocity derivative (what implicit integrators ask for) is the default zero
-  bool HasVelocityDerivative() const override { return true; }
-
   // every actuator needs positive R, L, kt and an activation (the current)
   void Check(const gauss::Model& m, const int* ids, int n) const override {
     for (int k = 0; k < n; ++k) {
@@ -76,4 +72,7 @@ class DcMotor : public gauss::ActuatorDynamics {
 }  // namespace
 
 GAUSS_ACTUATOR_PLUGIN(DcMotor, dcmotor, "1.0.0",
-                      "DC motor: armature current as activation, torque kt i, back-EMF (test)")
+                      "DC motor: armature current as activation, torque kt i, back-EMF (test)",
+                      // the torque kt i depends on the velocity only through the current's
+                      // dynamics: its direct velocity derivative is the default zero
+                      gauss::kCapVelocityDerivative, gauss::kNoParams)
