@@ -75,7 +75,7 @@ constexpr int kLoadRefused = 3;  // child exit status: dlopen failed, message on
     if (alias == nullptr) continue;
     const PluginEntry* entry = *static_cast<const PluginEntry* const*>(alias);
     if (entry == nullptr || entry->abi_version != kPluginAbiVersion) continue;
-    if (entry->sizeof_model != sizeof(Model) || entry->sizeof_data != sizeof(Data)) continue;
+    if (!LayoutDifference(*entry).empty()) continue;  // built against another layout
     for (const char* text : {entry->name, entry->version, entry->description}) {
       if (text) sink = sink + std::strlen(text);
     }

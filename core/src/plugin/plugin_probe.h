@@ -14,6 +14,12 @@
 
 namespace gauss {
 
+struct PluginEntry;
+
+// The first boundary struct whose layout fingerprint in `entry` differs from the kernel's (or
+// is missing), "" when all agree (registry.cc).
+std::string LayoutDifference(const PluginEntry& entry);
+
 struct ProbeResult {
   bool ok = false;
   std::string reason;  // why not, e.g. "crashed with SIGSEGV while being loaded"

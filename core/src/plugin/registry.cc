@@ -88,23 +88,6 @@ struct EntryCheck {
   std::string message;
 };
 
-// The first struct whose layout fingerprint in `entry` differs from the kernel's (or is
-// missing), "" when all agree.
-std::string LayoutDifference(const PluginEntry& entry) {
-  for (const StructFingerprint& mine : abi::kFingerprints) {
-    bool same = false, found = false;
-    for (int k = 0; k < entry.num_fingerprints && entry.fingerprints; ++k) {
-      const StructFingerprint& theirs = entry.fingerprints[k];
-      if (theirs.name && std::string(theirs.name) == mine.name) {
-        found = true;
-        same = theirs.hash == mine.hash;
-      }
-    }
-    if (!found || !same) return mine.name;
-  }
-  return "";
-}
-
 // (library, kind, name) => the entry exported as gauss_<kind>_<name> if it was built for this
 // kernel, else why not and how to fix it.
 EntryCheck CheckEntry(boost::dll::shared_library& library, const std::string& file,
@@ -164,6 +147,24 @@ void AppendList(const std::vector<std::string>& lines, std::string& out) {
 }
 
 }  // namespace
+
+// The first struct whose layout fingerprint in `entry` differs from the kernel's (or is
+// missing), "" when all agree.
+std::string LayoutDifference(const PluginEntry& entry) {
+  for (const StructFingerprint& mine : abi::kFingerprints) {
+    bool same = false, found = false;
+    for (int k = 0; k < entry.num_fingerprints && entry.fingerprints; ++k) {
+      const StructFingerprint& theirs = entry.fingerprints[k];
+      if (theirs.name && std::string(theirs.name) == mine.name) {
+        found = true;
+        same = theirs.hash == mine.hash;
+      }
+    }
+    if (!found || !same) return mine.name;
+  }
+  return "";
+}
+
 
 // ---------------------------------------------------------------- registry state
 
