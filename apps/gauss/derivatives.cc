@@ -76,7 +76,7 @@ int DerivativesCommand(const std::vector<std::string>& argv) {
   const CsvTable input = ReadCsv(states_path);
 
   Data d = engine.MakeData();
-  const StateTable states(input, m, d, /*with_qacc=*/false);
+  const StateTable states(input, m, /*with_qacc=*/false);
   std::unique_ptr<ThreadPool> pool;
   if (threads > 1) pool = std::make_unique<ThreadPool>(threads);
   TransitionFD fd(engine, pool.get());
