@@ -120,8 +120,9 @@ class TrajectoryFiles {
   std::string ConfigBase() const { return single_ ? out_ : (fs::path(out_) / "rollout").string(); }
 
   // Writes trajectory `r`: rows of (time, qpos, qvel, act) at `state` (nrow x nstate) with
-  // sensors `sensors` (nrow x nsensordata).
-  void Write(int r, long nrow, const double* state, const double* sensors) {
+  // sensors `sensors` (nrow x nsensordata) and, as `gauss run` does, the divergence resets of
+  // the step that led to each row (`stats` (nrow - 1): the statistics of steps 0..nrow-2).
+  void Write(int r, long nrow, const double* state, const double* sensors, const StepStats* stats) {
     std::unique_ptr<CsvWriter> own;
     if (!single_) own = Open((fs::path(out_) / ("rollout_" + std::to_string(r) + ".csv")).string(), false);
     CsvWriter& w = single_ ? *writer_ : *own;
@@ -130,6 +131,7 @@ class TrajectoryFiles {
     for (long k = 0; k < nrow; ++k) {
       state_ = state + k * nstate;
       sensors_ = sensors + k * m_.nsensordata;
+      resets_ = k == 0 ? 0 : ResetsOf(stats[k - 1]);
       w.WriteRow();
     }
     if (own) own->Close();
@@ -150,6 +152,7 @@ class TrajectoryFiles {
     }
     w->AddGroup("sensordata", m_.nsensordata,
                 [this](double* o) { std::copy(sensors_, sensors_ + m_.nsensordata, o); });
+    w->AddScalar("reset", [this] { return resets_; });
     w->WriteHeader();
     return w;
   }
@@ -161,6 +164,14 @@ class TrajectoryFiles {
   int rollout_ = 0;
   const double* state_ = nullptr;
   const double* sensors_ = nullptr;
+  double resets_ = 0;
+
+  // Divergence resets in one step: the bad qpos, qvel and qacc warnings it raised.
+  static double ResetsOf(const StepStats& s) {
+    int n = 0;
+    for (int w = 0; w <= static_cast<int>(Warning::kBadQacc); ++w) n += (s.warning_bits >> w) & 1u;
+    return n;
+  }
 };
 
 }  // namespace
@@ -251,7 +262,8 @@ int RolloutCommand(const std::vector<std::string>& argv) {
       // (the integration state starts with time, qpos, qvel, act: the kStateFullPhysics layout)
       std::copy_n(initial.data() + static_cast<std::size_t>(first + k) * nin, nstate, rows.data());
       std::copy(traj, traj + steps * nstate, rows.begin() + nstate);
-      files.Write(first + k, nsim, rows.data(), sensors.data() + static_cast<std::size_t>(k) * nsim * m.nsensordata);
+      files.Write(first + k, nsim, rows.data(), sensors.data() + static_cast<std::size_t>(k) * nsim * m.nsensordata,
+                  stats.data() + static_cast<std::size_t>(k) * nsim);
       for (long t = 0; t < steps; ++t) {
         const StepStats& s = stats[static_cast<std::size_t>(k) * nsim + t];
         for (int w = 0; w < kNumWarnings; ++w) {

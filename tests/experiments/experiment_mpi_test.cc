@@ -86,13 +86,15 @@ std::size_t RowsSoFar(const std::string& dir) {
   return text.empty() ? 0 : std::count(text.begin(), text.end(), '\n') - 1;
 }
 
-// 20 runs of ~0.05 s each: slow enough to kill a rank in the middle, fast enough for CI.
+// 20 runs of ~0.5 s each on an idle core: slow enough to kill a rank or send SIGTERM in the
+// middle (after 4 rows), fast enough for CI.
 constexpr int kLongRuns = 20;
-constexpr int kLongSteps = 10000;
+constexpr int kLongSteps = 400000;
 std::string LongExperiment() {
   return WriteScratch("long.yaml", "models: [" + RepoModel("damped_chain.xml") + "]\n"
-                                   "sweep: {timestep: [0.0001]}\nsteps: 10000\nrepeats: 20\n"
-                                   "metrics: {sample_every: 1000}\n");
+                                   "sweep: {timestep: [0.0001]}\nsteps: " + std::to_string(kLongSteps) +
+                                   "\nrepeats: " + std::to_string(kLongRuns) + "\n"
+                                   "metrics: {sample_every: 40000}\n");
 }
 
 TEST(ExperimentMpi, TwoRanksGiveTheSingleProcessResultsExceptTiming) {
