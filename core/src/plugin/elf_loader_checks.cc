@@ -111,10 +111,12 @@ class LoaderView {
 };
 
 // The dynamic-section values the checks use, keyed by tag (the loader keeps the last one too).
+// Tags that may repeat (DT_NEEDED) are checked through `names`, which keeps every one.
 using DynamicTags = std::map<std::int64_t, std::uint64_t>;
 
-// (file) => its dynamic tags, after checking the header tables and the loadable segments.
-DynamicTags CheckHeadersAndDynamic(LoaderView& file) {
+// (file) => its dynamic tags, and in `names` the string offsets of every DT_NEEDED, DT_SONAME,
+// DT_RPATH and DT_RUNPATH entry.
+DynamicTags CheckHeadersAndDynamic(LoaderView& file, std::vector<std::uint64_t>& names) {
   Ehdr header;
   file.At(0, sizeof(header), &header, "ELF header");
   if (header.e_phentsize != sizeof(Phdr) || header.e_phnum == 0) file.Fail("no usable program header table");
@@ -157,6 +159,10 @@ DynamicTags CheckHeadersAndDynamic(LoaderView& file) {
       break;
     }
     tags[entry.d_tag] = entry.d_un.d_val;
+    if (entry.d_tag == DT_NEEDED || entry.d_tag == DT_SONAME || entry.d_tag == DT_RPATH ||
+        entry.d_tag == DT_RUNPATH) {
+      names.push_back(entry.d_un.d_val);
+    }
   }
   if (!ended) file.Fail("dynamic section without its end marker");
   return tags;
@@ -185,8 +191,9 @@ std::uint64_t CheckHashTables(const LoaderView& file, const DynamicTags& tags) {
     const auto nbucket = file.ReadAt<std::uint32_t>(at, "the symbol hash table");
     const auto nchain = file.ReadAt<std::uint32_t>(at + 4, "the symbol hash table");
     const std::uint64_t words = 2 + std::uint64_t{nbucket} + nchain;
+    const std::uint64_t offset = file.Offset(at, words * 4, "the symbol hash table");
     std::vector<std::uint32_t> table(static_cast<std::size_t>(words));
-    file.At(file.Offset(at, words * 4, "the symbol hash table"), words * 4, table.data(), "hash table");
+    file.At(offset, words * 4, table.data(), "hash table");
     for (std::size_t k = 2; k < table.size(); ++k) {
       if (table[k] >= nchain) file.Fail("the symbol hash table names a symbol beyond its chain");
     }
@@ -199,9 +206,9 @@ std::uint64_t CheckHashTables(const LoaderView& file, const DynamicTags& tags) {
     const std::uint64_t buckets_at = at + 16 + std::uint64_t{head[2]} * sizeof(void*);  // bloom words are addresses
     const std::uint64_t nbuckets = head[0];
     if (nbuckets == 0 || head[2] == 0 || (head[2] & (head[2] - 1)) != 0) file.Fail("damaged GNU hash table header");
+    const std::uint64_t buckets_offset = file.Offset(buckets_at, nbuckets * 4, "the GNU hash buckets");
     std::vector<std::uint32_t> buckets(static_cast<std::size_t>(nbuckets));
-    file.At(file.Offset(buckets_at, nbuckets * 4, "the GNU hash buckets"), nbuckets * 4, buckets.data(),
-            "GNU hash buckets");
+    file.At(buckets_offset, nbuckets * 4, buckets.data(), "GNU hash buckets");
     const std::uint64_t chains_at = buckets_at + nbuckets * 4;
     std::uint64_t last = 0;
     for (std::uint32_t first : buckets) {
@@ -228,8 +235,9 @@ void CheckRelocations(const LoaderView& file, std::uint64_t at, std::uint64_t by
                       const char* what) {
   if (bytes == 0) return;
   if (bytes % sizeof(Entry) != 0) file.Fail(std::string(what) + " has a size that is not a whole number of entries");
+  const std::uint64_t offset = file.Offset(at, bytes, what);  // before sizing anything by it
   std::vector<Entry> entries(static_cast<std::size_t>(bytes / sizeof(Entry)));
-  file.At(file.Offset(at, bytes, what), bytes, entries.data(), what);
+  file.At(offset, bytes, entries.data(), what);
   for (const Entry& entry : entries) {
     if (RelocSymbol(entry.r_info) >= symbols) file.Fail(std::string(what) + " names a symbol beyond the symbol table");
   }
@@ -289,17 +297,17 @@ std::set<unsigned> CheckVersionChains(const LoaderView& file, const DynamicTags&
 
 void CheckElfForLoader(const std::string& path) {
   LoaderView file(path);
-  const DynamicTags tags = CheckHeadersAndDynamic(file);
+  std::vector<std::uint64_t> names;
+  const DynamicTags tags = CheckHeadersAndDynamic(file, names);
 
   if (!tags.count(DT_STRTAB) || !tags.count(DT_SYMTAB)) file.Fail("no dynamic string or symbol table");
   Strings strings;
   strings.size = Tag(tags, DT_STRSZ);
   strings.offset = file.Offset(Tag(tags, DT_STRTAB), strings.size, "the dynamic string table");
-  for (const auto& [tag, value] : tags) {
-    if (tag == DT_NEEDED || tag == DT_SONAME || tag == DT_RPATH || tag == DT_RUNPATH) {
-      CheckName(file, strings, value, "a dynamic entry");
-    }
-  }
+  char last = 1;
+  if (strings.size > 0) file.At(strings.offset + strings.size - 1, 1, &last, "dynamic string table");
+  if (last != '\0') file.Fail("the dynamic string table does not end with a NUL (names would run off it)");
+  for (std::uint64_t name : names) CheckName(file, strings, name, "a dynamic entry");
   if (Tag(tags, DT_SYMENT, sizeof(Sym)) != sizeof(Sym)) file.Fail("dynamic symbols of a bad size");
 
   const Shdr& dynsym = file.dynamic_symbols();
@@ -308,9 +316,10 @@ void CheckElfForLoader(const std::string& path) {
   }
   const std::uint64_t symbols = dynsym.sh_size / sizeof(Sym);
   if (CheckHashTables(file, tags) > symbols) file.Fail("a symbol hash table covers more symbols than there are");
+  const std::uint64_t symbols_at =
+      file.Offset(Tag(tags, DT_SYMTAB), symbols * sizeof(Sym), "the dynamic symbol table");
   std::vector<Sym> table(static_cast<std::size_t>(symbols));
-  file.At(file.Offset(Tag(tags, DT_SYMTAB), symbols * sizeof(Sym), "the dynamic symbol table"),
-          symbols * sizeof(Sym), table.data(), "dynamic symbol table");
+  file.At(symbols_at, symbols * sizeof(Sym), table.data(), "dynamic symbol table");
   for (std::size_t k = 0; k < table.size(); ++k) {
     CheckName(file, strings, table[k].st_name, "dynamic symbol " + std::to_string(k));
   }
@@ -334,9 +343,10 @@ void CheckElfForLoader(const std::string& path) {
   // the loader indexes its version array out of bounds (the nondeterministic crash of issue 19).
   if (tags.count(DT_VERSYM)) {
     const std::set<unsigned> defined = CheckVersionChains(file, tags, strings);
+    const std::uint64_t versions_at =
+        file.Offset(Tag(tags, DT_VERSYM), symbols * 2, "the symbol version table (.gnu.version)");
     std::vector<std::uint16_t> versions(static_cast<std::size_t>(symbols));
-    file.At(file.Offset(Tag(tags, DT_VERSYM), symbols * 2, "the symbol version table (.gnu.version)"),
-            symbols * 2, versions.data(), "symbol version table");
+    file.At(versions_at, symbols * 2, versions.data(), "symbol version table");
     for (std::size_t k = 0; k < versions.size(); ++k) {
       const unsigned index = versions[k] & 0x7fffu;
       if (index > 1 && !defined.count(index)) {
