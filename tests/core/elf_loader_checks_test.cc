@@ -20,6 +20,7 @@
 
 #include "gauss/error.h"
 #include "gauss/registry.h"
+#include "gauss/solver.h"
 #include "support/test_support.h"
 
 namespace gauss {
@@ -229,6 +230,27 @@ TEST_F(ElfLoaderChecksTest, RegistrySkipsADamagedCopyWithItsReasonWithoutProbing
                             "which no version definition or need defines (.gnu.version)");
   }
   EXPECT_TRUE(skipped);
+}
+
+// A file damaged after the scan is checked again before it is loaded: an error naming it.
+TEST_F(ElfLoaderChecksTest, FileDamagedAfterTheScanIsRefusedWhenRequested) {
+  Refusal(Good(), [](Image&) {}, "later");
+  PluginRegistry registry;
+  registry.AddSearchPath((scratch_ / "later").string());
+  ASSERT_TRUE(registry.Skipped().empty() ||
+              registry.Skipped().front().rfind(path_, 0) != 0);  // scanned, not skipped
+  Refusal(Good(), [](Image& image) {
+    image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x0077;
+  }, "later");
+  try {
+    registry.Create<ConstraintSolver>(PluginKind::kSolver, "test_pyramidal");
+    ADD_FAILURE() << "a file damaged after the scan was loaded";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot load plugin library " + path_ + ": damaged ELF file, refused before loading: "
+              "symbol 1 has version index 119, which no version definition or need defines "
+              "(.gnu.version)");
+  }
 }
 
 }  // namespace

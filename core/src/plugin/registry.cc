@@ -67,7 +67,13 @@ std::shared_ptr<boost::dll::shared_library> LoadLibrary(const std::string& file,
   std::lock_guard<std::mutex> lock(store.mutex);
   auto it = store.libraries.find(file);
   if (it != store.libraries.end()) return it->second;
-  CheckElfForLoader(file);  // again: the file may have changed since it was scanned
+  try {
+    CheckElfForLoader(file);  // again: the file may have changed since it was scanned
+  } catch (const Error& e) {
+    std::string reason = e.what();  // "<file>: damaged ...": name the file once
+    if (reason.rfind(file + ": ", 0) == 0) reason.erase(0, file.size() + 2);
+    throw Error("cannot load plugin library " + file + ": " + reason);
+  }
   const ProbeResult probe = ProbePluginLibrary(file, symbols);
   if (!probe.ok) throw Error("cannot load plugin library " + file + ": " + probe.reason);
   auto library = std::make_shared<boost::dll::shared_library>();
