@@ -41,7 +41,9 @@ std::string CxxRuntime() {
 struct Image {
   std::vector<char> bytes;
   template <typename T>
-  T* At(std::uint64_t offset) { return reinterpret_cast<T*>(bytes.data() + offset); }
+  T* At(std::uint64_t offset) {
+    return reinterpret_cast<T*>(bytes.data() + offset);
+  }
   Elf64_Ehdr* Header() { return At<Elf64_Ehdr>(0); }
   // (section type) => its header (the first of that type), or null.
   Elf64_Shdr* Section(std::uint32_t type) {
@@ -54,7 +56,8 @@ struct Image {
   // (tag) => the dynamic entry with that tag, or null.
   Elf64_Dyn* Dynamic(std::int64_t tag) {
     const Elf64_Shdr* dynamic = Section(SHT_DYNAMIC);
-    for (std::uint64_t at = 0; at + sizeof(Elf64_Dyn) <= dynamic->sh_size; at += sizeof(Elf64_Dyn)) {
+    for (std::uint64_t at = 0; at + sizeof(Elf64_Dyn) <= dynamic->sh_size;
+         at += sizeof(Elf64_Dyn)) {
       auto* entry = At<Elf64_Dyn>(dynamic->sh_offset + at);
       if (entry->d_tag == tag) return entry;
     }
@@ -71,7 +74,8 @@ class ElfLoaderChecksTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    scratch_ = fs::temp_directory_path() / ("gauss_elfload_" + std::to_string(getpid()) + "_" + info->name());
+    scratch_ = fs::temp_directory_path() /
+               ("gauss_elfload_" + std::to_string(getpid()) + "_" + info->name());
     fs::create_directories(scratch_);
   }
   void TearDown() override {
@@ -87,7 +91,8 @@ class ElfLoaderChecksTest : public ::testing::Test {
     damage(image);
     fs::create_directories(scratch_ / dir);
     path_ = (scratch_ / dir / "libgauss_test_good.so").string();
-    std::ofstream(path_, std::ios::binary).write(image.bytes.data(), static_cast<long>(image.bytes.size()));
+    std::ofstream(path_, std::ios::binary)
+        .write(image.bytes.data(), static_cast<long>(image.bytes.size()));
     try {
       CheckElfForLoader(path_);
     } catch (const Error& e) {
@@ -99,7 +104,9 @@ class ElfLoaderChecksTest : public ::testing::Test {
   std::string path_;
 };
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST_F(ElfLoaderChecksTest, UndamagedLibrariesPass) {
   EXPECT_NO_THROW(CheckElfForLoader(Good()));
@@ -114,13 +121,16 @@ TEST_F(ElfLoaderChecksTest, VersionIndexThatNoVersionDefinesIsRefused) {
     ASSERT_NE(versions, nullptr);
     image.At<std::uint16_t>(versions->sh_offset)[1] = 0x0077;  // symbol 1: index 119
   });
-  EXPECT_TRUE(Contains(why, "symbol 1 has version index 119, which no version definition or need defines"))
+  EXPECT_TRUE(
+      Contains(why, "symbol 1 has version index 119, which no version definition or need defines"))
       << why;
   EXPECT_TRUE(Contains(why, "damaged ELF file, refused before loading")) << why;
   // the hidden bit (0x8000) is not part of the index: 0x8001 is "global, hidden"
-  EXPECT_EQ(Refusal(Good(), [](Image& image) {
-              image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x8001;
-            }), "accepted");
+  EXPECT_EQ(Refusal(Good(),
+                    [](Image& image) {
+                      image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x8001;
+                    }),
+            "accepted");
 }
 
 TEST_F(ElfLoaderChecksTest, VersionNeedChainLeavingTheFileIsRefused) {
@@ -139,7 +149,8 @@ TEST_F(ElfLoaderChecksTest, VersionNeedCountsMustMatchTheChains) {
   EXPECT_TRUE(Contains(why, "the version needs (.gnu.version_r) run past their count")) << why;
   why = Refusal(Good(), [](Image& image) {
     auto* need = image.At<Elf64_Verneed>(image.Section(SHT_GNU_verneed)->sh_offset);
-    image.At<Elf64_Vernaux>(image.Section(SHT_GNU_verneed)->sh_offset + need->vn_aux)->vna_name = 0xffffff;
+    image.At<Elf64_Vernaux>(image.Section(SHT_GNU_verneed)->sh_offset + need->vn_aux)->vna_name =
+        0xffffff;
   });
   EXPECT_TRUE(Contains(why, "a needed version has a name outside the string table")) << why;
 }
@@ -151,20 +162,24 @@ TEST_F(ElfLoaderChecksTest, VersionDefinitionChainsAreChecked) {
     ASSERT_NE(defs, nullptr);
     image.At<Elf64_Verdef>(defs->sh_offset)->vd_next = 0x7fff0000;
   });
-  EXPECT_TRUE(Contains(why, "a version definition (.gnu.version_d) points outside the file")) << why;
+  EXPECT_TRUE(Contains(why, "a version definition (.gnu.version_d) points outside the file"))
+      << why;
   why = Refusal(runtime, [](Image& image) {
     image.At<Elf64_Verdef>(image.Section(SHT_GNU_verdef)->sh_offset)->vd_aux = 0x7fff0000;
   });
-  EXPECT_TRUE(Contains(why, "a version definition name (.gnu.version_d) points outside the file")) << why;
+  EXPECT_TRUE(Contains(why, "a version definition name (.gnu.version_d) points outside the file"))
+      << why;
   why = Refusal(runtime, [](Image& image) { image.Dynamic(DT_VERDEFNUM)->d_un.d_val = 2; });
-  EXPECT_TRUE(Contains(why, "the version definitions (.gnu.version_d) run past their count")) << why;
+  EXPECT_TRUE(Contains(why, "the version definitions (.gnu.version_d) run past their count"))
+      << why;
   // an index only a (now removed) definition gave is refused in .gnu.version
   why = Refusal(runtime, [](Image& image) {
     auto* def = image.At<Elf64_Verdef>(image.Section(SHT_GNU_verdef)->sh_offset);
     def = image.At<Elf64_Verdef>(image.Section(SHT_GNU_verdef)->sh_offset + def->vd_next);
     def->vd_ndx = 0x7000;  // the second definition (index 2) now defines 0x7000 instead
   });
-  EXPECT_TRUE(Contains(why, "has version index 2, which no version definition or need defines")) << why;
+  EXPECT_TRUE(Contains(why, "has version index 2, which no version definition or need defines"))
+      << why;
 }
 
 TEST_F(ElfLoaderChecksTest, HeaderTablesOutsideTheFileAreRefused) {
@@ -186,16 +201,20 @@ TEST_F(ElfLoaderChecksTest, HeaderTablesOutsideTheFileAreRefused) {
 }
 
 TEST_F(ElfLoaderChecksTest, DynamicEntriesPointingOutsideTheFileAreRefused) {
-  std::string why = Refusal(Good(), [](Image& image) { image.Dynamic(DT_STRTAB)->d_un.d_ptr = 0x7fff0000; });
+  std::string why =
+      Refusal(Good(), [](Image& image) { image.Dynamic(DT_STRTAB)->d_un.d_ptr = 0x7fff0000; });
   EXPECT_TRUE(Contains(why, "the dynamic string table points outside the file")) << why;
   why = Refusal(Good(), [](Image& image) { image.Dynamic(DT_NEEDED)->d_un.d_val = 0xfffff; });
   EXPECT_TRUE(Contains(why, "a dynamic entry has a name outside the string table")) << why;
-  why = Refusal(Good(), [](Image& image) { image.Dynamic(DT_RELASZ)->d_un.d_val = 0x7fff0000 * 24ull; });
+  why = Refusal(Good(),
+                [](Image& image) { image.Dynamic(DT_RELASZ)->d_un.d_val = 0x7fff0000 * 24ull; });
   EXPECT_TRUE(Contains(why, "the relocation table points outside the file")) << why;
-  why = Refusal(Good(), [](Image& image) { image.Dynamic(DT_INIT_ARRAY)->d_un.d_ptr = 0x7fff0000; });
+  why =
+      Refusal(Good(), [](Image& image) { image.Dynamic(DT_INIT_ARRAY)->d_un.d_ptr = 0x7fff0000; });
   EXPECT_TRUE(Contains(why, "the constructor list points outside the file")) << why;
   why = Refusal(Good(), [](Image& image) { image.Dynamic(DT_VERSYM)->d_un.d_ptr = 0x7fff0000; });
-  EXPECT_TRUE(Contains(why, "the symbol version table (.gnu.version) points outside the file")) << why;
+  EXPECT_TRUE(Contains(why, "the symbol version table (.gnu.version) points outside the file"))
+      << why;
 }
 
 TEST_F(ElfLoaderChecksTest, SymbolIndicesBeyondTheTableAreRefused) {
@@ -204,19 +223,24 @@ TEST_F(ElfLoaderChecksTest, SymbolIndicesBeyondTheTableAreRefused) {
     auto* relocation = image.At<Elf64_Rela>(jmprel);
     relocation->r_info = ELF64_R_INFO(5000, ELF64_R_TYPE(relocation->r_info));
   });
-  EXPECT_TRUE(Contains(why, "the PLT relocation table names a symbol beyond the symbol table")) << why;
+  EXPECT_TRUE(Contains(why, "the PLT relocation table names a symbol beyond the symbol table"))
+      << why;
   why = Refusal(Good(), [](Image& image) {
     const std::uint64_t at = image.Dynamic(DT_GNU_HASH)->d_un.d_ptr;
     const auto* head = image.At<std::uint32_t>(at);
     image.At<std::uint32_t>(at + 16 + head[2] * 8)[0] = 1;  // bucket 0 names symbol 1
   });
-  EXPECT_TRUE(Contains(why, "a GNU hash bucket names a symbol below its first hashed symbol")) << why;
+  EXPECT_TRUE(Contains(why, "a GNU hash bucket names a symbol below its first hashed symbol"))
+      << why;
 }
 
 TEST_F(ElfLoaderChecksTest, RegistrySkipsADamagedCopyWithItsReasonWithoutProbingIt) {
-  Refusal(Good(), [](Image& image) {
-    image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x0077;
-  }, "registry");
+  Refusal(
+      Good(),
+      [](Image& image) {
+        image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x0077;
+      },
+      "registry");
   PluginRegistry registry;
   registry.AddSearchPath((scratch_ / "registry").string());
   for (const PluginInfo& info : registry.List()) {
@@ -226,30 +250,37 @@ TEST_F(ElfLoaderChecksTest, RegistrySkipsADamagedCopyWithItsReasonWithoutProbing
   for (const std::string& line : registry.Skipped()) {
     if (line.rfind(path_, 0) != 0) continue;
     skipped = true;
-    EXPECT_EQ(line, path_ + ": damaged ELF file, refused before loading: symbol 1 has version index 119, "
-                            "which no version definition or need defines (.gnu.version)");
+    EXPECT_EQ(line,
+              path_ +
+                  ": damaged ELF file, refused before loading: symbol 1 has version index 119, "
+                  "which no version definition or need defines (.gnu.version)");
   }
   EXPECT_TRUE(skipped);
 }
 
 // A file damaged after the scan is checked again before it is loaded: an error naming it.
 TEST_F(ElfLoaderChecksTest, FileDamagedAfterTheScanIsRefusedWhenRequested) {
-  Refusal(Good(), [](Image&) {}, "later");
+  Refusal(
+      Good(), [](Image&) {}, "later");
   PluginRegistry registry;
   registry.AddSearchPath((scratch_ / "later").string());
   ASSERT_TRUE(registry.Skipped().empty() ||
               registry.Skipped().front().rfind(path_, 0) != 0);  // scanned, not skipped
-  Refusal(Good(), [](Image& image) {
-    image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x0077;
-  }, "later");
+  Refusal(
+      Good(),
+      [](Image& image) {
+        image.At<std::uint16_t>(image.Section(SHT_GNU_versym)->sh_offset)[1] = 0x0077;
+      },
+      "later");
   try {
     registry.Create<ConstraintSolver>(PluginKind::kSolver, "test_pyramidal");
     ADD_FAILURE() << "a file damaged after the scan was loaded";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "cannot load plugin library " + path_ + ": damaged ELF file, refused before loading: "
-              "symbol 1 has version index 119, which no version definition or need defines "
-              "(.gnu.version)");
+              "cannot load plugin library " + path_ +
+                  ": damaged ELF file, refused before loading: "
+                  "symbol 1 has version index 119, which no version definition or need defines "
+                  "(.gnu.version)");
   }
 }
 

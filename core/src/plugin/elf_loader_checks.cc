@@ -69,7 +69,8 @@ class LoaderView {
 
   // (offset, n) => the n bytes there copied into `out`; throws `what` if not inside the file.
   void At(std::uint64_t offset, std::uint64_t n, void* out, const char* what) const {
-    if (offset > bytes_.size() || n > bytes_.size() - offset) Fail(std::string(what) + " outside the file");
+    if (offset > bytes_.size() || n > bytes_.size() - offset)
+      Fail(std::string(what) + " outside the file");
     std::memcpy(out, bytes_.data() + offset, static_cast<std::size_t>(n));
   }
 
@@ -119,11 +120,13 @@ using DynamicTags = std::map<std::int64_t, std::uint64_t>;
 DynamicTags CheckHeadersAndDynamic(LoaderView& file, std::vector<std::uint64_t>& names) {
   Ehdr header;
   file.At(0, sizeof(header), &header, "ELF header");
-  if (header.e_phentsize != sizeof(Phdr) || header.e_phnum == 0) file.Fail("no usable program header table");
+  if (header.e_phentsize != sizeof(Phdr) || header.e_phnum == 0)
+    file.Fail("no usable program header table");
   std::vector<Phdr> segments(header.e_phnum);
   file.At(header.e_phoff, std::uint64_t{header.e_phnum} * sizeof(Phdr), segments.data(),
           "program header table");
-  if (header.e_shentsize != sizeof(Shdr) || header.e_shnum == 0) file.Fail("no usable section header table");
+  if (header.e_shentsize != sizeof(Shdr) || header.e_shnum == 0)
+    file.Fail("no usable section header table");
   std::vector<Shdr> sections(header.e_shnum);
   file.At(header.e_shoff, std::uint64_t{header.e_shnum} * sizeof(Shdr), sections.data(),
           "section header table");
@@ -133,7 +136,8 @@ DynamicTags CheckHeadersAndDynamic(LoaderView& file, std::vector<std::uint64_t>&
   const Phdr* dynamic = nullptr;
   for (const Phdr& segment : segments) {
     if (segment.p_type == PT_LOAD) {
-      if (segment.p_filesz > segment.p_memsz) file.Fail("a loadable segment larger in the file than in memory");
+      if (segment.p_filesz > segment.p_memsz)
+        file.Fail("a loadable segment larger in the file than in memory");
       if (segment.p_offset > file.size() || segment.p_filesz > file.size() - segment.p_offset) {
         file.Fail("a loadable segment runs past the end of the file");
       }
@@ -179,7 +183,8 @@ struct Strings {
   std::uint64_t offset = 0, size = 0;
 };
 
-void CheckName(const LoaderView& file, const Strings& strings, std::uint64_t name, const std::string& what) {
+void CheckName(const LoaderView& file, const Strings& strings, std::uint64_t name,
+               const std::string& what) {
   if (name >= strings.size) file.Fail(what + " has a name outside the string table");
 }
 
@@ -202,50 +207,61 @@ std::uint64_t CheckHashTables(const LoaderView& file, const DynamicTags& tags) {
   if (tags.count(DT_GNU_HASH)) {
     const std::uint64_t at = Tag(tags, DT_GNU_HASH);
     std::uint32_t head[4];  // nbuckets, symoffset, bloom words, bloom shift
-    file.At(file.Offset(at, sizeof(head), "the GNU hash table"), sizeof(head), head, "GNU hash table");
-    const std::uint64_t buckets_at = at + 16 + std::uint64_t{head[2]} * sizeof(void*);  // bloom words are addresses
+    file.At(file.Offset(at, sizeof(head), "the GNU hash table"), sizeof(head), head,
+            "GNU hash table");
+    const std::uint64_t buckets_at =
+        at + 16 + std::uint64_t{head[2]} * sizeof(void*);  // bloom words are addresses
     const std::uint64_t nbuckets = head[0];
-    if (nbuckets == 0 || head[2] == 0 || (head[2] & (head[2] - 1)) != 0) file.Fail("damaged GNU hash table header");
-    const std::uint64_t buckets_offset = file.Offset(buckets_at, nbuckets * 4, "the GNU hash buckets");
+    if (nbuckets == 0 || head[2] == 0 || (head[2] & (head[2] - 1)) != 0)
+      file.Fail("damaged GNU hash table header");
+    const std::uint64_t buckets_offset =
+        file.Offset(buckets_at, nbuckets * 4, "the GNU hash buckets");
     std::vector<std::uint32_t> buckets(static_cast<std::size_t>(nbuckets));
     file.At(buckets_offset, nbuckets * 4, buckets.data(), "GNU hash buckets");
     const std::uint64_t chains_at = buckets_at + nbuckets * 4;
     std::uint64_t last = 0;
     for (std::uint32_t first : buckets) {
       if (first == 0) continue;
-      if (first < head[1]) file.Fail("a GNU hash bucket names a symbol below its first hashed symbol");
+      if (first < head[1])
+        file.Fail("a GNU hash bucket names a symbol below its first hashed symbol");
       // the chain of a bucket ends at the first value with its low bit set
       for (std::uint64_t symbol = first;; ++symbol) {
-        const auto value = file.ReadAt<std::uint32_t>(chains_at + (symbol - head[1]) * 4, "a GNU hash chain");
+        const auto value =
+            file.ReadAt<std::uint32_t>(chains_at + (symbol - head[1]) * 4, "a GNU hash chain");
         if (symbol > last) last = symbol;
         if (value & 1u) break;
       }
     }
     const std::uint64_t gnu_count = last == 0 ? head[1] : last + 1;
-    if (count != 0 && gnu_count > count) file.Fail("the two symbol hash tables disagree on the symbol count");
+    if (count != 0 && gnu_count > count)
+      file.Fail("the two symbol hash tables disagree on the symbol count");
     if (count == 0) count = gnu_count;
   }
-  if (count == 0 && !tags.count(DT_HASH) && !tags.count(DT_GNU_HASH)) file.Fail("no symbol hash table");
+  if (count == 0 && !tags.count(DT_HASH) && !tags.count(DT_GNU_HASH))
+    file.Fail("no symbol hash table");
   return count;
 }
 
 // (relocation table address, byte size, entry size) => checks each entry's symbol index.
 template <typename Entry>
-void CheckRelocations(const LoaderView& file, std::uint64_t at, std::uint64_t bytes, std::uint64_t symbols,
-                      const char* what) {
+void CheckRelocations(const LoaderView& file, std::uint64_t at, std::uint64_t bytes,
+                      std::uint64_t symbols, const char* what) {
   if (bytes == 0) return;
-  if (bytes % sizeof(Entry) != 0) file.Fail(std::string(what) + " has a size that is not a whole number of entries");
+  if (bytes % sizeof(Entry) != 0)
+    file.Fail(std::string(what) + " has a size that is not a whole number of entries");
   const std::uint64_t offset = file.Offset(at, bytes, what);  // before sizing anything by it
   std::vector<Entry> entries(static_cast<std::size_t>(bytes / sizeof(Entry)));
   file.At(offset, bytes, entries.data(), what);
   for (const Entry& entry : entries) {
-    if (RelocSymbol(entry.r_info) >= symbols) file.Fail(std::string(what) + " names a symbol beyond the symbol table");
+    if (RelocSymbol(entry.r_info) >= symbols)
+      file.Fail(std::string(what) + " names a symbol beyond the symbol table");
   }
 }
 
 // (tags, symbol count) => the version indices .gnu.version_d and .gnu.version_r define, after
 // walking both chains exactly as the loader does (to a zero "next" offset).
-std::set<unsigned> CheckVersionChains(const LoaderView& file, const DynamicTags& tags, const Strings& strings) {
+std::set<unsigned> CheckVersionChains(const LoaderView& file, const DynamicTags& tags,
+                                      const Strings& strings) {
   std::set<unsigned> defined;
   if (tags.count(DT_VERDEF)) {
     const std::uint64_t count = Tag(tags, DT_VERDEFNUM);
@@ -253,13 +269,15 @@ std::set<unsigned> CheckVersionChains(const LoaderView& file, const DynamicTags&
     for (std::uint64_t k = 0;; ++k) {
       if (k >= count) file.Fail("the version definitions (.gnu.version_d) run past their count");
       const auto def = file.ReadAt<Verdef>(at, "a version definition (.gnu.version_d)");
-      if (def.vd_version != VER_DEF_CURRENT) file.Fail("a version definition of an unknown revision");
+      if (def.vd_version != VER_DEF_CURRENT)
+        file.Fail("a version definition of an unknown revision");
       if (def.vd_cnt == 0) file.Fail("a version definition without a name");
       std::uint64_t aux = at + def.vd_aux;
       for (unsigned n = 0; n < def.vd_cnt; ++n) {
         const auto name = file.ReadAt<Verdaux>(aux, "a version definition name (.gnu.version_d)");
         CheckName(file, strings, name.vda_name, "a version definition");
-        if (n + 1 < def.vd_cnt && name.vda_next == 0) file.Fail("a version definition has fewer names than its count");
+        if (n + 1 < def.vd_cnt && name.vda_next == 0)
+          file.Fail("a version definition has fewer names than its count");
         aux += name.vda_next;
       }
       defined.insert(def.vd_ndx & 0x7fffu);
@@ -300,13 +318,16 @@ void CheckElfForLoader(const std::string& path) {
   std::vector<std::uint64_t> names;
   const DynamicTags tags = CheckHeadersAndDynamic(file, names);
 
-  if (!tags.count(DT_STRTAB) || !tags.count(DT_SYMTAB)) file.Fail("no dynamic string or symbol table");
+  if (!tags.count(DT_STRTAB) || !tags.count(DT_SYMTAB))
+    file.Fail("no dynamic string or symbol table");
   Strings strings;
   strings.size = Tag(tags, DT_STRSZ);
   strings.offset = file.Offset(Tag(tags, DT_STRTAB), strings.size, "the dynamic string table");
   char last = 1;
-  if (strings.size > 0) file.At(strings.offset + strings.size - 1, 1, &last, "dynamic string table");
-  if (last != '\0') file.Fail("the dynamic string table does not end with a NUL (names would run off it)");
+  if (strings.size > 0)
+    file.At(strings.offset + strings.size - 1, 1, &last, "dynamic string table");
+  if (last != '\0')
+    file.Fail("the dynamic string table does not end with a NUL (names would run off it)");
   for (std::uint64_t name : names) CheckName(file, strings, name, "a dynamic entry");
   if (Tag(tags, DT_SYMENT, sizeof(Sym)) != sizeof(Sym)) file.Fail("dynamic symbols of a bad size");
 
@@ -315,7 +336,8 @@ void CheckElfForLoader(const std::string& path) {
     file.Fail("the dynamic symbol table's section disagrees with the dynamic section");
   }
   const std::uint64_t symbols = dynsym.sh_size / sizeof(Sym);
-  if (CheckHashTables(file, tags) > symbols) file.Fail("a symbol hash table covers more symbols than there are");
+  if (CheckHashTables(file, tags) > symbols)
+    file.Fail("a symbol hash table covers more symbols than there are");
   const std::uint64_t symbols_at =
       file.Offset(Tag(tags, DT_SYMTAB), symbols * sizeof(Sym), "the dynamic symbol table");
   std::vector<Sym> table(static_cast<std::size_t>(symbols));
@@ -324,18 +346,22 @@ void CheckElfForLoader(const std::string& path) {
     CheckName(file, strings, table[k].st_name, "dynamic symbol " + std::to_string(k));
   }
 
-  CheckRelocations<Rela>(file, Tag(tags, DT_RELA), Tag(tags, DT_RELASZ), symbols, "the relocation table");
-  CheckRelocations<Rel>(file, Tag(tags, DT_REL), Tag(tags, DT_RELSZ), symbols, "the relocation table");
+  CheckRelocations<Rela>(file, Tag(tags, DT_RELA), Tag(tags, DT_RELASZ), symbols,
+                         "the relocation table");
+  CheckRelocations<Rel>(file, Tag(tags, DT_REL), Tag(tags, DT_RELSZ), symbols,
+                        "the relocation table");
   if (tags.count(DT_JMPREL)) {
     const std::uint64_t bytes = Tag(tags, DT_PLTRELSZ);
     if (Tag(tags, DT_PLTREL, DT_RELA) == DT_RELA) {
-      CheckRelocations<Rela>(file, Tag(tags, DT_JMPREL), bytes, symbols, "the PLT relocation table");
+      CheckRelocations<Rela>(file, Tag(tags, DT_JMPREL), bytes, symbols,
+                             "the PLT relocation table");
     } else {
       CheckRelocations<Rel>(file, Tag(tags, DT_JMPREL), bytes, symbols, "the PLT relocation table");
     }
   }
-  for (auto [address, size, what] : {std::make_tuple(DT_INIT_ARRAY, DT_INIT_ARRAYSZ, "the constructor list"),
-                                     std::make_tuple(DT_FINI_ARRAY, DT_FINI_ARRAYSZ, "the destructor list")}) {
+  for (auto [address, size, what] :
+       {std::make_tuple(DT_INIT_ARRAY, DT_INIT_ARRAYSZ, "the constructor list"),
+        std::make_tuple(DT_FINI_ARRAY, DT_FINI_ARRAYSZ, "the destructor list")}) {
     if (tags.count(address)) file.Offset(Tag(tags, address), Tag(tags, size), what);
   }
 
