@@ -24,6 +24,7 @@
 #include <system_error>
 #include <utility>
 
+#include "elf_loader_checks.h"
 #include "elf_symbols.h"
 #include "plugin_probe.h"
 #include "gauss/error.h"
@@ -66,6 +67,13 @@ std::shared_ptr<boost::dll::shared_library> LoadLibrary(const std::string& file,
   std::lock_guard<std::mutex> lock(store.mutex);
   auto it = store.libraries.find(file);
   if (it != store.libraries.end()) return it->second;
+  try {
+    CheckElfForLoader(file);  // again: the file may have changed since it was scanned
+  } catch (const Error& e) {
+    std::string reason = e.what();  // "<file>: damaged ...": name the file once
+    if (reason.rfind(file + ": ", 0) == 0) reason.erase(0, file.size() + 2);
+    throw Error("cannot load plugin library " + file + ": " + reason);
+  }
   const ProbeResult probe = ProbePluginLibrary(file, symbols);
   if (!probe.ok) throw Error("cannot load plugin library " + file + ": " + probe.reason);
   auto library = std::make_shared<boost::dll::shared_library>();
@@ -293,6 +301,16 @@ void PluginRegistry::Impl::ScanFile(const fs::path& file) {
   } catch (const std::exception& e) {
     rejected.push_back({file.string(), std::string("not a shared object of this platform (") +
                                            e.what() + ")"});
+    return;
+  }
+  // Damage the loader would trust (symbol versions, hash and relocation tables) is refused
+  // here, before the probe or any dlopen, so that it is the same verdict in every process.
+  try {
+    CheckElfForLoader(file.string());
+  } catch (const std::exception& e) {
+    std::string reason = e.what();  // "<file>: damaged ...": the file is named once, by Skipped
+    if (reason.rfind(file.string() + ": ", 0) == 0) reason.erase(0, file.string().size() + 2);
+    rejected.push_back({file.string(), reason});
     return;
   }
   bool has_section = false;
