@@ -10,11 +10,16 @@
 See docs/python.md.
 """
 from . import _gauss
-from ._gauss import Data, Error, Model, WARNING_NAMES, config_keys
+from ._gauss import Batch, Data, Error, Model, TransitionFD, WARNING_NAMES, config_keys
+from ._gauss import (STATE_ACT, STATE_CTRL, STATE_EQ_ACTIVE, STATE_FULL_PHYSICS,  # noqa: F401
+                     STATE_INTEGRATION, STATE_MOCAP, STATE_PHYSICS, STATE_QFRC_APPLIED,
+                     STATE_QPOS, STATE_QVEL, STATE_TIME, STATE_USER, STATE_WARMSTART,
+                     STATE_XFRC_APPLIED)
 from .config import make_config
 from .names import Element
 
-__all__ = ["Data", "Element", "Engine", "Error", "Model", "WARNING_NAMES", "config_keys",
+__all__ = ["Batch", "Data", "Element", "Engine", "Error", "Model", "TransitionFD",
+           "WARNING_NAMES", "config_keys",
            "load_model", "plugins", "plugin_search_paths", "GaussEnv", "CartPoleEnv", "Box"]
 
 
@@ -53,7 +58,9 @@ class Engine(_gauss._Engine):
 def plugins(paths=()):
     """The plugin registry: every plugin found on the search path (as `gauss plugins` lists).
 
-    Returns a list of dicts with kind, name, version, file, description. `paths` are extra
+    Returns a list of dicts with kind, name, version, file, description, usable,
+    capabilities (list of names) and params (the declared parameters: list of dicts with name,
+    type, default, description). `paths` are extra
     directories searched first (like plugins.paths)."""
     found, _search_paths = _gauss._plugins([str(p) for p in paths])
     return found

@@ -19,6 +19,7 @@
 #include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/model.h"
+#include "gauss/registry.h"
 
 namespace gauss::python {
 
@@ -84,6 +85,23 @@ py::array MakeView(const std::vector<T>& buffer, long rows, long cols, py::handl
   return std::move(view);
 }
 
+// Marks a Data as in use for the duration of a call, refusing a second concurrent user (two
+// threads stepping one Data would race inside the kernel: undefined behaviour, not an error) and
+// a Data made by another engine (its scratch memory is sized for that engine's plugins).
+class DataLease {
+ public:
+  DataLease(const PyEngine& e, PyData& p);
+  ~DataLease();
+  DataLease(const DataLease&) = delete;
+  DataLease& operator=(const DataLease&) = delete;
+
+ private:
+  PyData& p_;
+};
+
+// (plugin info) => the dict gauss.plugins() and plugins_in_use() return.
+py::dict PluginDict(const PluginInfo& info);
+
 void BindErrors(py::module_& m);
 // Raises `error` as gauss.Error (message, file, line, element, attribute); needs the GIL.
 void SetPythonError(const Error& error);
@@ -92,5 +110,7 @@ void InstallFastStep(py::handle engine_class, py::handle data_class);
 void BindModel(py::module_& m);
 void BindData(py::module_& m);
 void BindEngine(py::module_& m);
+// gauss.Batch, gauss.TransitionFD, engine state get/set (batch_bindings.cc).
+void BindBatch(py::module_& m);
 
 }  // namespace gauss::python

@@ -1,38 +1,32 @@
 // gauss.Engine: the simulation calls. Calls that may take long (stepping several steps,
 // forward and inverse dynamics) release the GIL so that Python threads can run several engines
 // at once; each Data may be used by one thread at a time.
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "bindings.h"
 #include "gauss/config.h"
 #include "gauss/error.h"
+#include "gauss/params.h"
 #include "gauss/plugin.h"
 
 namespace gauss::python {
-namespace {
 
-// Marks a Data as in use for the duration of a call, refusing a second concurrent user: two
-// threads stepping one Data would race inside the kernel (undefined behaviour, not an error).
-class DataLease {
- public:
-  DataLease(const PyEngine& e, PyData& p) : p_(p) {
-    if (p.engine.get() != e.engine.get()) {
-      throw py::value_error(
-          "this Data was made by another Engine; make one with engine.make_data() (a Data's "
-          "scratch memory is sized for the plugins of the engine that made it)");
-    }
-    if (p.busy.exchange(true)) {
-      throw std::runtime_error("this Data is in use by another thread; give each thread its own Data");
-    }
+DataLease::DataLease(const PyEngine& e, PyData& p) : p_(p) {
+  if (p.engine.get() != e.engine.get()) {
+    throw py::value_error(
+        "this Data was made by another Engine; make one with engine.make_data() (a Data's "
+        "scratch memory is sized for the plugins of the engine that made it)");
   }
-  ~DataLease() { p_.busy.store(false); }
-  DataLease(const DataLease&) = delete;
-  DataLease& operator=(const DataLease&) = delete;
+  if (p.busy.exchange(true)) {
+    throw std::runtime_error("this Data is in use by another thread; give each thread its own Data");
+  }
+}
 
- private:
-  PyData& p_;
-};
+DataLease::~DataLease() { p_.busy.store(false); }
+
+namespace {
 
 // (engine, data, n) => d advanced by n steps. The GIL is released while stepping.
 void StepN(const PyEngine& e, PyData& p, long n) {
@@ -51,7 +45,11 @@ void WithoutGil(const PyEngine& e, PyData& p, Call call) {
   call(*e.engine, *p.data);
 }
 
-// (info) => dict with kind, name, version, file, description.
+}  // namespace
+
+// (info) => dict with kind, name, version, file, description, usable, capabilities (list of
+// names) and params (list of dicts: name, type, default, description). The declared parameters
+// point into the plugin's library: call this while the registry or engine holding it lives.
 py::dict PluginDict(const PluginInfo& info) {
   py::dict d;
   d["kind"] = PluginKindName(info.kind);
@@ -59,8 +57,30 @@ py::dict PluginDict(const PluginInfo& info) {
   d["version"] = info.version;
   d["file"] = info.file;
   d["description"] = info.description;
+  d["usable"] = info.usable;
+  py::list capabilities;
+  for (int bit = 0; bit < 64; ++bit) {
+    const std::uint64_t flag = std::uint64_t{1} << bit;
+    if (info.capabilities & flag) {
+      capabilities.append(CapabilityName(static_cast<Capability>(flag)));
+    }
+  }
+  d["capabilities"] = capabilities;
+  py::list params;
+  for (int i = 0; i < info.params.count; ++i) {
+    const ParamSpec& spec = info.params.specs[i];
+    py::dict param;
+    param["name"] = spec.name;
+    param["type"] = ParamTypeName(spec.type);
+    param["default"] = spec.default_value;
+    param["description"] = spec.description;
+    params.append(param);
+  }
+  d["params"] = params;
   return d;
 }
+
+namespace {
 
 // (model, name or index) => keyframe index; a name must exist, an index must be in range.
 int KeyIndex(const Model& m, const py::object& key) {
@@ -126,7 +146,7 @@ void BindEngine(py::module_& mod) {
         py::list out;
         for (const auto& info : e.engine->PluginsInUse()) out.append(PluginDict(info));
         return out;
-      }, "The plugins this engine uses: list of dicts (kind, name, version, file, description).");
+      }, "The plugins this engine uses: list of dicts as gauss.plugins() returns.");
 
   py::class_<Config>(mod, "_Config", "A run configuration (YAML keys and --set settings).")
       .def(py::init<>())

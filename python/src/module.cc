@@ -45,6 +45,7 @@ PYBIND11_MODULE(_gauss, m) {
   gp::BindModel(m);
   gp::BindData(m);
   gp::BindEngine(m);
+  gp::BindBatch(m);
   gp::InstallFastStep(m.attr("_Engine"), m.attr("Data"));
   pybind11::list warnings;
   for (const char* name : gauss::kWarningNames) warnings.append(name);

@@ -45,10 +45,10 @@ def python_trajectory(engine, steps, controls=None):
         apply(i)
         state = np.concatenate([[d.time], d.qpos, d.qvel, d.act])
         engine.step(d)
-        rows.append(np.concatenate([state, d.sensordata]))
+        rows.append(np.concatenate([state, d.sensordata, [0]]))  # reset: no divergence reset
     apply(steps)
     engine.forward(d)
-    rows.append(np.concatenate([[d.time], d.qpos, d.qvel, d.act, d.sensordata]))
+    rows.append(np.concatenate([[d.time], d.qpos, d.qvel, d.act, d.sensordata, [0]]))
     return np.array(rows)
 
 
@@ -56,7 +56,7 @@ def expected_header(m):
     cols = ["time"]
     for prefix, n in (("qpos", m.nq), ("qvel", m.nv), ("act", m.na), ("sensordata", m.nsensordata)):
         cols += [f"{prefix}{i}" for i in range(n)]
-    return cols
+    return cols + ["reset"]  # divergence resets since the previous row (docs/cli.md)
 
 
 @pytest.mark.parametrize("integrator", ["euler", "rk4", "implicit"])

@@ -130,3 +130,16 @@ def test_energy_flag_conserves_energy_without_damping(models):
     engine.forward(d)
     assert abs(d.energy.sum() - e0) < 1e-7 * max(1.0, abs(e0))
     assert d.energy[1] > 0.1  # it is swinging
+
+
+def test_plugins_list_declared_parameters_and_capabilities():
+    by_name = {(p["kind"], p["name"]): p for p in gauss.plugins()}
+    pgs = by_name[("solver", "pgs")]
+    assert {"name": "exact_blocks", "type": "bool", "default": "false"}.items() <= \
+        {k: v for k, v in pgs["params"][0].items()}.items()
+    assert pgs["params"][0]["description"]
+    assert "elliptic cone" in pgs["capabilities"] and pgs["usable"] is True
+    euler = by_name[("integrator", "euler")]
+    assert [p["name"] for p in euler["params"]] == ["implicit_damping"]
+    assert euler["params"][0]["default"] == "true"
+    assert by_name[("integrator", "rk4")]["capabilities"] == []

@@ -78,3 +78,55 @@ def test_one_data_cannot_be_stepped_by_two_threads(models):
             refused = "in use by another thread" in str(e)
     t.join()
     assert refused, "a second thread stepped the Data the first one was stepping"
+
+
+def _refused_while_running(call, probe):
+    """Runs call() in a thread, repeatedly, and probe() from this thread until the probe is
+    refused as "in use by another thread". Being refused proves the GIL was released: the main
+    thread ran Python code while the other thread was inside the long call."""
+    done = threading.Event()
+    errors = []
+
+    def work():
+        try:
+            while not done.is_set():
+                try:
+                    call()
+                except RuntimeError:  # the probe held the object for a moment
+                    time.sleep(0.001)
+        except Exception as e:  # reported by the main thread
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    t.start()
+    refused = False
+    deadline = time.monotonic() + 60
+    while not refused and time.monotonic() < deadline:
+        try:
+            probe()
+        except RuntimeError as e:
+            refused = "in use by another thread" in str(e)
+    done.set()
+    t.join()
+    assert not errors, errors
+    return refused
+
+
+def test_batch_rollout_releases_the_gil(models):
+    import numpy as np
+    engine = gauss.Engine(gauss.load_model(models / "pile.xml"))
+    batch = gauss.Batch(engine, threads=1)
+    x0 = np.array([engine.get_state(engine.make_data())] * 2)
+    assert _refused_while_running(lambda: batch.rollout(x0, None, 500),
+                                  lambda: batch.rollout(x0, None, 1)), \
+        "never saw the Batch busy from another thread: the GIL was not released"
+
+
+def test_transition_fd_releases_the_gil(models):
+    engine = gauss.Engine(gauss.load_model(models / "pile.xml"))
+    fd = gauss.TransitionFD(engine)
+    d = engine.make_data()
+    engine.step(d, 50)
+    probe_data = engine.make_data()
+    assert _refused_while_running(lambda: fd.compute(d), lambda: fd.compute(probe_data)), \
+        "never saw the TransitionFD busy from another thread: the GIL was not released"
