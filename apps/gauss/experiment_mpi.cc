@@ -100,7 +100,7 @@ void Put(std::vector<char>& out, const T* values, std::size_t n) {
 template <class T>
 void Take(const std::vector<char>& in, std::size_t& at, T* values, std::size_t n) {
   if (at + n * sizeof(T) > in.size()) throw Error("MPI: truncated run result message");
-  std::memcpy(values, in.data() + at, n * sizeof(T));
+  if (n > 0) std::memcpy(values, in.data() + at, n * sizeof(T));
   at += n * sizeof(T);
 }
 

@@ -19,6 +19,9 @@ namespace {
 thread_local const PluginCall* t_current = nullptr;
 thread_local PluginCall t_last_throwing;
 thread_local bool t_has_last_throwing = false;
+// The plugin name of t_last_throwing, copied: the exception may unwind past the Engine that
+// owns the name (kind and stage are string literals).
+thread_local char t_last_throwing_name[128];
 
 const char* g_program = "gauss";
 
@@ -87,6 +90,11 @@ PluginCallScope::~PluginCallScope() {
   // left by an exception: remember the innermost call it came from
   if (std::uncaught_exceptions() > 0 && !t_has_last_throwing) {
     t_last_throwing = call_;
+    if (call_.name) {
+      strncpy(t_last_throwing_name, call_.name, sizeof(t_last_throwing_name) - 1);
+      t_last_throwing_name[sizeof(t_last_throwing_name) - 1] = '\0';
+      t_last_throwing.name = t_last_throwing_name;
+    }
     t_has_last_throwing = true;
   }
   t_current = outer_;
