@@ -273,7 +273,7 @@ class Coordinator : public RemoteRanks {
 struct WorkQueue {
   std::mutex mutex;
   std::condition_variable work, finished;
-  std::deque<int> todo;
+  std::deque<int> pending;
   std::deque<std::pair<int, RunResult>> done;
   bool closed = false;
 };
@@ -317,10 +317,10 @@ bool MpiExperiment::Serve(const LocalRuns& local, std::atomic<bool>& stop) {
         int index = -1;
         {
           std::unique_lock<std::mutex> lock(q.mutex);
-          q.work.wait(lock, [&] { return !q.todo.empty() || q.closed; });
-          if (q.todo.empty()) return;
-          index = q.todo.front();
-          q.todo.pop_front();
+          q.work.wait(lock, [&] { return !q.pending.empty() || q.closed; });
+          if (q.pending.empty()) return;
+          index = q.pending.front();
+          q.pending.pop_front();
         }
         RunResult result = local.execute(t, index);
         if (result.status == RunStatus::kInterrupted) return;
@@ -348,7 +348,7 @@ bool MpiExperiment::Serve(const LocalRuns& local, std::atomic<bool>& stop) {
         exhausted = true;
       } else {
         std::lock_guard<std::mutex> lock(q.mutex);
-        q.todo.push_back(index);
+        q.pending.push_back(index);
         ++in_flight;
         q.work.notify_one();
       }
@@ -381,7 +381,7 @@ bool MpiExperiment::Serve(const LocalRuns& local, std::atomic<bool>& stop) {
   {
     std::lock_guard<std::mutex> lock(q.mutex);
     q.closed = true;
-    q.todo.clear();
+    q.pending.clear();
   }
   q.work.notify_all();
   for (std::thread& t : threads) t.join();

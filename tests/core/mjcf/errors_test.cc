@@ -167,7 +167,7 @@ TEST(MjcfErrors, StrayClosingTagAtTopLevel) {
   }
 }
 
-// noslip post-processing is not implemented: asking for it is refused, not ignored.
+// noslip post-processing is not supported yet: asking for it is refused, not ignored.
 TEST(MjcfErrors, NoslipIterationsRefused) {
   ExpectLoadError("bad_noslip.xml", {"bad_noslip.xml", 2, "option", "noslip_iterations",
                                      "not supported yet: noslip post-processing"});
