@@ -1,6 +1,6 @@
 #!/bin/sh
 # Regenerates the MuJoCo 3.12 reference files of tests/reference/island_reference_test.cc
-# (tests/reference/data/islands_*.csv) with mjref3 (islands on, MuJoCo 3's default): states
+# (tests/reference/data/islands_*.csv, sleep_piles_mjref3.csv) with mjref3 (islands on, MuJoCo 3's default): states
 # sampled by simulating MuJoCo 3.12, then its forward dynamics at each of them. Newton with
 # pyramidal cones only: there MuJoCo 3.12 equals 2.2.2 (to 1e-11), while its elliptic-cone and
 # cg solutions differ from 2.2.2's by up to 8e-4 (relative) islands or not.
@@ -23,3 +23,6 @@ gen() {
 
 gen groups_pyramidal tests/models/islands_groups.xml 30 25
 gen humanoids22 /usr/share/mujoco/model/humanoid/22_humanoids.xml 8 60
+
+# sleeping: a 300-step trajectory with sleep on
+"$MJREF3" run tests/models/sleep_piles.xml --steps 300 --sleep --out "$OUT/sleep_piles_mjref3.csv"

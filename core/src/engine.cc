@@ -34,6 +34,10 @@ void IntegratePlugin(const Engine& engine, const Integrator& integrator, const c
 void IntegrateTimed(const Engine& engine, const Integrator& integrator, const char* name, Data& d) {
   const Model& m = engine.model();
   if (SleepEnabled(m)) {
+    if (EverythingAsleep(m, d)) {  // nothing moves
+      d.time += m.opt.timestep;
+      return;
+    }
     // sleeping trees keep their qpos and zero qvel whatever the integrator does; then the
     // countdown and falling asleep (sleep.h)
     ArenaScope scope(d.arena);
@@ -111,6 +115,15 @@ void Engine::Forward(Data& d) const {
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
   const ScopedTimer timer(StageStat(d, Timer::kForward));
+  if (skip == Stage::kNone && SleepEnabled(*model_)) {
+    // every tree asleep and nothing woke one: every result stays as it was (sleep.h)
+    WakeTrees(*model_, d);
+    if (EverythingAsleep(*model_, d)) {
+      std::fill(d.qacc.begin(), d.qacc.end(), 0.0);
+      if (control_) control_(*model_, d);
+      return;
+    }
+  }
   if (skip == Stage::kNone) {
     PositionStage(d);
     if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);

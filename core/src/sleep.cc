@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "gauss/math.h"
+#include "pipeline.h"
 
 namespace gauss {
 namespace {
@@ -116,7 +117,12 @@ bool MocapMoved(const Model& m, const Data& d, int b) {
 void ResetSleep(const Model& m, Data& d) {
   std::fill(d.tree_asleep.begin(), d.tree_asleep.end(), -(1 + kMinAwake));
   d.ntree_awake = m.ntree;
-  if (SleepEnabled(m)) {
+  const bool init = SleepEnabled(m) && std::count(m.tree_sleep_policy.begin(),
+                                                  m.tree_sleep_policy.end(), kSleepInit) > 0;
+  if (init) {
+    // the kinematics skips sleeping trees: give the trees that start asleep their frames at
+    // the initial qpos first
+    Kinematics(m, d);
     for (int t = 0; t < m.ntree; ++t) {
       if (m.tree_sleep_policy[t] != kSleepInit) continue;
       d.tree_asleep[t] = t;  // a cycle of one
@@ -190,6 +196,14 @@ bool RowAsleep(const Model& m, const Data& d, const int* cols, int nnz) {
   return true;
 }
 
+bool EverythingAsleep(const Model& m, const Data& d) {
+  if (m.ntree == 0 || d.ntree_awake > 0) return false;
+  for (int b = 1; b < m.nbody; ++b) {
+    if (d.body_awake[b]) return false;  // a moved mocap body
+  }
+  return true;
+}
+
 void ZeroSleepingAcceleration(const Model& m, Data& d) {
   for (int t = 0; t < m.ntree; ++t) {
     if (!TreeAsleep(d, t)) continue;
@@ -233,8 +247,12 @@ void RestoreSleepingPositions(const Model& m, Data& d, const double* store) {
 
 void UpdateSleep(const Model& m, Data& d) {
   const double tol = m.opt.sleep_tolerance;
+  ArenaScope scope(d.arena);
+  // a tree may fall asleep once it was ready (-1) before this step and still is after it
+  int* was_ready = d.arena.Ints(m.ntree + 1);
   // countdown of each awake tree: one step closer to -1 while at rest, reset otherwise
   for (int t = 0; t < m.ntree; ++t) {
+    was_ready[t] = d.tree_asleep[t] == -1;
     if (TreeAsleep(d, t)) continue;
     double speed = 0;
     for (int i = m.tree_dofadr[t]; i < m.tree_dofadr[t] + m.tree_dofnum[t]; ++i) {
@@ -247,7 +265,7 @@ void UpdateSleep(const Model& m, Data& d) {
   // without constraints is an island of its own
   auto fall_asleep = [&](const int* trees, int n) {
     for (int i = 0; i < n; ++i) {
-      if (d.tree_asleep[trees[i]] != -1) return;
+      if (d.tree_asleep[trees[i]] != -1 || !was_ready[trees[i]]) return;
     }
     for (int i = 0; i < n; ++i) {
       const int t = trees[i];
@@ -256,7 +274,6 @@ void UpdateSleep(const Model& m, Data& d) {
       --d.ntree_awake;
     }
   };
-  ArenaScope scope(d.arena);
   int* trees = d.arena.Ints(m.ntree + 1);      // trees grouped by island
   int* start = d.arena.Ints(d.nisland + 1);    // first of each island in `trees`
   int* count = d.arena.Ints(d.nisland + 1);

@@ -20,6 +20,14 @@ inline constexpr int kMinAwake = 10;
 
 inline bool SleepEnabled(const Model& m) { return m.opt.Enabled(kEnableSleep); }
 inline bool TreeAsleep(const Data& d, int tree) { return tree >= 0 && d.tree_asleep[tree] >= 0; }
+// True when sleep is on and body b's tree sleeps: stages skip it, its values stay as they were.
+inline bool BodyAsleep(const Model& m, const Data& d, int b) {
+  return SleepEnabled(m) && TreeAsleep(d, m.body_treeid[b]);
+}
+
+// True when every tree sleeps and no mocap body moved (after WakeTrees): nothing the forward
+// dynamics computes can change, so the Engine skips it and the step only advances time.
+bool EverythingAsleep(const Model& m, const Data& d);
 
 // (tree_sleep_policy) => (tree_asleep, body_awake, ntree_awake): every tree awake with a full
 // countdown, except trees with the init policy, which start asleep (each its own cycle).

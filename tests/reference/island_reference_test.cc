@@ -14,6 +14,8 @@
 // 2.2.2; tests/core/island_test.cc checks that islands do not change Gauss's solutions there.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -136,6 +138,47 @@ INSTANTIATE_TEST_SUITE_P(
         IslandCase{"humanoids22", MujocoSampleModel("humanoid/22_humanoids.xml"), "pyramidal",
                    "newton", 100, 1e-8, 2}),
     [](const ::testing::TestParamInfo<IslandCase>& info) { return info.param.name; });
+
+// Sleeping against MuJoCo 3.12: tests/models/sleep_piles.xml (sleep on) for 300 steps from
+// qpos0, written by `mjref3 run --sleep` (tests/reference/data/sleep_piles_mjref3.csv, see
+// scripts/gen_island_reference.sh). The piles and the ball settle and fall asleep; Gauss must
+// follow the trajectory (qpos and qvel to 1e-6) and every tree must fall asleep (its qvel
+// becoming exactly 0) at the same step as in MuJoCo.
+TEST(SleepReference, TrajectoryAndSleepStepsMatchMujoco312) {
+  const Table expected = ReadTable(std::string(GAUSS_SOURCE_DIR) +
+                                   "/tests/reference/data/sleep_piles_mjref3.csv");
+  ASSERT_EQ(expected.rows.size(), 301u);
+  const Engine engine(LoadModel(TestModel("sleep_piles.xml")));
+  const Model& m = engine.model();
+  Data d = engine.MakeData();
+  std::vector<int> asleep_at(m.ntree, -1), mujoco_asleep_at(m.ntree, -1);
+  double worst = 0;
+  for (int r = 0; r < 301; ++r) {
+    const auto qpos = expected.Columns(r, "qpos"), qvel = expected.Columns(r, "qvel");
+    worst = std::max(worst, MaxRelError(d.qpos.data(), qpos.data(), m.nq));
+    worst = std::max(worst, MaxRelError(d.qvel.data(), qvel.data(), m.nv));
+    for (int t = 0; t < m.ntree; ++t) {
+      auto zero = [&](const double* v) {
+        for (int i = m.tree_dofadr[t]; i < m.tree_dofadr[t] + m.tree_dofnum[t]; ++i) {
+          if (v[i] != 0) return false;
+        }
+        return true;
+      };
+      if (r > 0 && asleep_at[t] < 0 && zero(d.qvel.data())) asleep_at[t] = r;
+      if (r > 0 && mujoco_asleep_at[t] < 0 && zero(qvel.data())) mujoco_asleep_at[t] = r;
+    }
+    engine.Step(d);
+  }
+  EXPECT_LE(worst, 1e-6);
+  EXPECT_EQ(asleep_at, mujoco_asleep_at);
+  EXPECT_EQ(d.ntree_awake, 0);
+  for (int t = 0; t < m.ntree; ++t) EXPECT_GT(asleep_at[t], 0) << "tree " << t;
+  std::printf("[ sleep    ] 300 steps: max rel error qpos, qvel %.1e; trees asleep at steps", worst);
+  for (int s : asleep_at) std::printf(" %d", s);
+  std::printf(" (MuJoCo 3.12:");
+  for (int s : mujoco_asleep_at) std::printf(" %d", s);
+  std::printf(")\n");
+}
 
 }  // namespace
 }  // namespace gauss::test
