@@ -151,7 +151,8 @@ TEST(Config, EveryFlagName) {
     ApplyConfig(ParseConfig(std::string("flags: {") + names[i] + ": true}", "f.yaml"), o);
     EXPECT_EQ(o.disableflags, 0u) << names[i];
   }
-  const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd"};
+  const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd", "island",
+                          "sleep"};
   for (int i = 0; i < kNumEnableBits; ++i) {
     Options o;
     Config c;

@@ -196,10 +196,15 @@ TEST(Sleep, OptionsAndRefusals) {
   Config rk4;
   rk4.integrator = "rk4";
   EXPECT_THROW(Engine(model, rk4), Error);  // the spec does not support RK4 with sleep
-  Config yaml = ParseConfig("flags: {sleep: false, island: true}\n", "test");
+  Config yaml = ParseConfig("flags: {sleep: false, island: true}\nsleep_tolerance: 0.2\n", "test");
   const Engine engine(model, yaml);
   EXPECT_FALSE(engine.options().Enabled(kEnableSleep));
   EXPECT_TRUE(engine.options().Enabled(kEnableIsland));
+  EXPECT_EQ(engine.options().sleep_tolerance, 0.2);
+  EXPECT_THROW(ParseConfig("sleep_tolerance: -1\n", "test"), Error);
+  Config set;
+  ApplySetting(set, "sleep_tolerance=0.01");
+  EXPECT_EQ(*set.sleep_tolerance, 0.01);
 }
 
 }  // namespace
