@@ -1,0 +1,215 @@
+// `variational`: a discrete variational integrator in generalized coordinates on the
+// configuration Lie group (hinge/slide: R, ball: SO(3), free: R^3 x SO(3)), solved by Newton's
+// method each step. docs/integrators.md has the derivation; in short:
+//
+// Discrete Lagrangian (trapezoidal, symmetric, so the method is second order):
+//   L_d(q_k, xi) = h/2 [L(q_k, xi) + L(q_k+1, xi)],   q_k+1 = q_k "+" h xi
+// where xi is the step's velocity (qvel layout) and "+" is IntegratePosition (the exponential
+// map on the quaternions). Its discrete Euler-Lagrange equations in position-momentum form,
+// with p = M(q) v the generalized momentum, are
+//   (1)  A pi = p_k + h/2 (g(q_k, xi) + f_k)          (solved for xi)
+//   (2)  p_k+1 = A' pi + h/2 (g(q_k+1, xi) + f_k)
+// with pi = [M(q_k) + M(q_k+1)] xi / 2, g = dL/dq + qfrc_passive (lagrangian.h; springs,
+// damping and fluid forces are evaluated at both ends with the step velocity xi, which makes
+// joint damping implicit), and A = identity except on the rotation blocks of ball and free
+// joints, where A = dexp^-1 of h xi (left-trivialized). Because A' = R' A with R = exp(h xi),
+// (2) is evaluated as p_k+1 = R' (p_k + h/2 (g_k + f_k)) + h/2 (g_k+1 + f_k): the body-frame
+// momentum is carried by the exact relative rotation, so a free body's world angular momentum
+// is preserved by construction. The stored velocity is v_k+1 = M(q_k+1)^-1 p_k+1.
+//
+// f_k (actuator, applied and constraint forces) is the engine's forward evaluation at the
+// step's start, held constant over the step: it enters (1) and (2) with h/2 each, so the whole
+// impulse h f_k reaches the momentum, as in the single-step integrators. That is the only
+// forward evaluation (and the only constraint solve) of the step; the Newton iterations
+// evaluate kinematics, M and passive forces only (EvaluateSmoothTerms).
+//
+// Newton: residual of (1); Jacobian M(q_k) - h/2 D with D = d qfrc_smooth / d v at the start
+// (passive and RNE terms, derivative.h) in M's sparsity, factored once per step (tree LU).
+// This analytic Jacobian drops the O(h^2) configuration terms, so the iteration converges
+// linearly with a rate O(h^2) (a few iterations per step). A residual that is not finite,
+// grows, or stays above `tolerance` after `max_iterations` raises gauss::Error naming the step.
+#include <cmath>
+#include <string>
+
+#include "gauss/derivative.h"
+#include "gauss/engine.h"
+#include "gauss/error.h"
+#include "gauss/integrate.h"
+#include "gauss/integrator.h"
+#include "gauss/lagrangian.h"
+#include "gauss/math.h"
+#include "gauss/sparse_inertia.h"
+#include "so3_blocks.h"
+
+namespace gauss {
+namespace {
+
+double MaxAbs(const double* x, int n) {
+  double r = 0;
+  for (int i = 0; i < n; ++i) r = std::max(r, std::fabs(x[i]));
+  return r;
+}
+
+class VariationalIntegrator : public Integrator {
+ public:
+  void Configure(const Params& params) override {
+    tolerance_ = params.GetDouble("tolerance");
+    max_iterations_ = params.GetInt("max_iterations");
+    if (!(tolerance_ > 0) || max_iterations_ < 1) {
+      throw Error(params.context() + ": tolerance must be > 0 and max_iterations >= 1");
+    }
+  }
+
+  std::size_t ScratchDoubles(const Model& m) const override {
+    const std::size_t nv = m.nv, nM = m.nM;
+    // own arrays; the velocity derivative's temporaries; the Lagrangian gradient's
+    return m.nq + 12 * nv + 2 * nM + 64 + (12 * nv + 2 * m.nu + 20 * m.nbody + 64) +
+           LagrangianGradientScratch(m);
+  }
+
+ protected:
+  // (qpos, qvel, act, qM, qacc, qfrc_*, act_dot at the step's start) => (qpos, qvel, act, time)
+  void DoIntegrate(const Engine& engine, Data& d) const override {
+    const Model& m = engine.model();
+    const int nv = m.nv, nq = m.nq;
+    const double h = m.opt.timestep;
+    ArenaScope scope(d.arena);
+    double* q0 = d.arena.Doubles(nq);
+    double* v0 = d.arena.Doubles(nv);
+    double* p0 = d.arena.Doubles(nv);       // M(q_k) v_k
+    double* force = d.arena.Doubles(nv);    // f_k, held over the step
+    double* xi = d.arena.Doubles(nv);       // step velocity (the unknown)
+    double* g0 = d.arena.Doubles(nv);       // g(q_k, xi)
+    double* g1 = d.arena.Doubles(nv);       // g(q_k+1, xi)
+    double* pi = d.arena.Doubles(nv);       // [M(q_k) + M(q_k+1)] xi / 2
+    double* residual = d.arena.Doubles(nv);
+    double* work = d.arena.Doubles(nv);
+    double* zero = d.arena.Doubles(nv);
+    double* lower = d.arena.Doubles(m.nM);  // Newton matrix M - h/2 D, LU factors
+    double* upper = d.arena.Doubles(m.nM);
+    std::copy(d.qpos.begin(), d.qpos.end(), q0);
+    std::copy(d.qvel.begin(), d.qvel.end(), v0);
+    MulTreeSparse(m, d.qM.data(), v0, p0);
+    for (int i = 0; i < nv; ++i) {
+      // actuator + applied (+ J'xfrc_applied) + constraint = smooth - passive + bias + constraint
+      force[i] = d.qfrc_smooth[i] - d.qfrc_passive[i] + d.qfrc_bias[i] + d.qfrc_constraint[i];
+      xi[i] = v0[i] + 0.5 * h * d.qacc[i];  // midpoint velocity of the explicit step
+      zero[i] = 0;
+    }
+    FactorNewtonMatrix(engine, d, h, lower, upper);
+
+    const double scale0 = MaxAbs(p0, nv);
+    double first = -1;
+    for (int iteration = 1;; ++iteration) {
+      Evaluate(m, d, q0, xi, h, false, g0, pi);
+      Evaluate(m, d, q0, xi, h, true, g1, work);  // d now holds the state q_k+1
+      for (int i = 0; i < nv; ++i) {
+        pi[i] = 0.5 * (pi[i] + work[i]);
+        residual[i] = pi[i];
+        work[i] = g0[i] + force[i];
+      }
+      ForEachRotationBlock(m, [&](int adr) {
+        const double x[3] = {h * xi[adr], h * xi[adr + 1], h * xi[adr + 2]};
+        so3::MulDexpInv(x, residual + adr, false);
+      });
+      for (int i = 0; i < nv; ++i) residual[i] -= p0[i] + 0.5 * h * work[i];
+      const double norm = MaxAbs(residual, nv);
+      const double scale = std::max({scale0, MaxAbs(pi, nv), 0.5 * h * MaxAbs(work, nv)});
+      if (first < 0) first = norm;
+      if (norm <= tolerance_ * scale) break;
+      if (!std::isfinite(norm) || norm > 1e6 * std::max(first, tolerance_ * scale) ||
+          iteration >= max_iterations_) {
+        std::copy(q0, q0 + nq, d.qpos.begin());
+        std::copy(v0, v0 + nv, d.qvel.begin());
+        throw Error(FailureMessage(d, h, iteration, norm, scale));
+      }
+      SolveTreeLU(m, lower, upper, residual);
+      for (int i = 0; i < nv; ++i) xi[i] -= residual[i];
+    }
+
+    // (2): momentum at the end, rotation blocks carried by R' = exp(-h xi)
+    double* p1 = residual;
+    for (int i = 0; i < nv; ++i) p1[i] = p0[i] + 0.5 * h * (g0[i] + force[i]);
+    ForEachRotationBlock(m, [&](int adr) {
+      const double x[3] = {h * xi[adr], h * xi[adr + 1], h * xi[adr + 2]};
+      so3::RotateBack(x, p1 + adr);
+    });
+    for (int i = 0; i < nv; ++i) p1[i] += 0.5 * h * (g1[i] + force[i]);
+    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), p1);  // factor of M(q_k+1)
+
+    std::copy(q0, q0 + nq, d.qpos.begin());
+    std::copy(p1, p1 + nv, d.qvel.begin());
+    engine.Advance(d, d.act_dot.data(), zero, xi);  // act; qpos = q_k "+" h xi; time
+  }
+
+ private:
+  // (velocity-stage data at the step's start, qM) => lower, upper: LU of M - h/2 D
+  void FactorNewtonMatrix(const Engine& engine, Data& d, double h, double* lower,
+                          double* upper) const {
+    const Model& m = engine.model();
+    DerivativeTerms terms;
+    terms.actuator = false;  // actuator forces are held over the step
+    SmoothVelocityDerivative(engine, d, terms, lower, upper);
+    for (int k = 0; k < m.nM; ++k) {
+      lower[k] = d.qM[k] - 0.5 * h * lower[k];
+      upper[k] = d.qM[k] - 0.5 * h * upper[k];
+    }
+    const int pivot = FactorTreeLU(m, lower, upper);
+    if (pivot >= 0) {
+      throw Error("integrator 'variational': Newton matrix M - h/2 D is singular at dof " +
+                  std::to_string(pivot) + " (time " + std::to_string(d.time) + ")");
+    }
+  }
+
+  // (q0, xi) => d at the state q0 (end = false) or q0 "+" h xi (end = true) with qvel = xi;
+  // g = dL/dq + qfrc_passive there, mxi = M xi.
+  static void Evaluate(const Model& m, Data& d, const double* q0, const double* xi, double h,
+                       bool end, double* g, double* mxi) {
+    std::copy(q0, q0 + m.nq, d.qpos.begin());
+    if (end) IntegratePosition(m, d.qpos.data(), xi, h);
+    std::copy(xi, xi + m.nv, d.qvel.begin());
+    EvaluateSmoothTerms(m, d);
+    LagrangianPositionGradient(m, d, g);
+    for (int i = 0; i < m.nv; ++i) g[i] += d.qfrc_passive[i];
+    MulTreeSparse(m, d.qM.data(), xi, mxi);
+  }
+
+  // Calls visit(dof address) for the three rotation dofs of every ball and free joint.
+  template <typename Visit>
+  static void ForEachRotationBlock(const Model& m, Visit visit) {
+    for (int j = 0; j < m.njnt; ++j) {
+      if (m.jnt_type[j] == JointType::kBall) visit(m.jnt_dofadr[j]);
+      if (m.jnt_type[j] == JointType::kFree) visit(m.jnt_dofadr[j] + 3);
+    }
+  }
+
+  std::string FailureMessage(const Data& d, double h, int iterations, double norm,
+                             double scale) const {
+    const long step = std::lround(d.time / h);
+    return "integrator 'variational': Newton iteration " +
+           std::string(std::isfinite(norm) ? "diverged" : "produced a non-finite residual") +
+           " at step " + std::to_string(step) + " (time " + std::to_string(d.time) +
+           "): relative residual " + std::to_string(norm / scale) + " after " +
+           std::to_string(iterations) + " iterations, tolerance " + std::to_string(tolerance_) +
+           " (reduce the timestep or raise integrator.params.max_iterations)";
+  }
+
+  double tolerance_ = 1e-10;
+  int max_iterations_ = 30;
+};
+
+}  // namespace
+}  // namespace gauss
+
+namespace {
+constexpr gauss::ParamSpec kVariationalParams[] = {
+    {"tolerance", gauss::ParamType::kDouble, "1e-12",
+     "Newton stops when |residual|_inf <= tolerance * |momentum|_inf"},
+    {"max_iterations", gauss::ParamType::kInt, "30",
+     "Newton iterations per step before the step fails with an error"}};
+}  // namespace
+
+GAUSS_INTEGRATOR_PLUGIN(gauss::VariationalIntegrator, variational, "1.0.0",
+                        "discrete variational (trapezoidal Lagrangian, Lie-group) integrator, "
+                        "Newton-solved; constraint forces held from the step's start",
+                        gauss::kCapSingleStep, kVariationalParams)
