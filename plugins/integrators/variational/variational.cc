@@ -29,6 +29,7 @@
 // linearly with a rate O(h^2) (a few iterations per step). A residual that is not finite,
 // grows, or stays above `tolerance` after `max_iterations` raises gauss::Error naming the step.
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "gauss/derivative.h"
@@ -39,16 +40,40 @@
 #include "gauss/lagrangian.h"
 #include "gauss/math.h"
 #include "gauss/sparse_inertia.h"
+#include "dense_lu.h"
 #include "so3_blocks.h"
 
 namespace gauss {
 namespace {
+
+// Newton refreshes its Jacobian when an iteration reduces the residual by less than this.
+constexpr double kRefreshRatio = 0.1;
+// Models up to this many dofs refresh with the finite-difference Jacobian (dense, nv^2 doubles
+// of scratch); larger ones with the analytic one at the current iterate.
+constexpr int kMaxDenseDofs = 64;
 
 double MaxAbs(const double* x, int n) {
   double r = 0;
   for (int i = 0; i < n; ++i) r = std::max(r, std::fabs(x[i]));
   return r;
 }
+
+// What the residual of (1) depends on besides xi: the step's start and its held forces.
+struct StepStart {
+  const double* q0;     // (nq) q_k
+  const double* p0;     // (nv) M(q_k) v_k
+  const double* force;  // (nv) f_k
+  double h;
+};
+
+// The arrays one residual evaluation fills.
+struct ResidualTerms {
+  double* residual;  // (nv) A pi - p_k - h/2 (g_k + f_k)
+  double* g0;        // (nv) g(q_k, xi)
+  double* g1;        // (nv) g(q_k+1, xi)
+  double* pi;        // (nv) [M(q_k) + M(q_k+1)] xi / 2
+  double* work;      // (nv)
+};
 
 class VariationalIntegrator : public Integrator {
  public:
@@ -62,8 +87,9 @@ class VariationalIntegrator : public Integrator {
 
   std::size_t ScratchDoubles(const Model& m) const override {
     const std::size_t nv = m.nv, nM = m.nM;
-    // own arrays; the velocity derivative's temporaries; the Lagrangian gradient's
-    return m.nq + 12 * nv + 2 * nM + 64 + (12 * nv + 2 * m.nu + 20 * m.nbody + 64) +
+    const std::size_t dense = m.nv <= kMaxDenseDofs ? nv * nv + 2 * nv : 0;
+    // own arrays; the dense Jacobian; the velocity derivative's temporaries; the gradient's
+    return m.nq + 14 * nv + 2 * nM + 64 + dense + (12 * nv + 2 * m.nu + 20 * m.nbody + 64) +
            LagrangianGradientScratch(m);
   }
 
@@ -76,17 +102,16 @@ class VariationalIntegrator : public Integrator {
     ArenaScope scope(d.arena);
     double* q0 = d.arena.Doubles(nq);
     double* v0 = d.arena.Doubles(nv);
-    double* p0 = d.arena.Doubles(nv);       // M(q_k) v_k
-    double* force = d.arena.Doubles(nv);    // f_k, held over the step
-    double* xi = d.arena.Doubles(nv);       // step velocity (the unknown)
-    double* g0 = d.arena.Doubles(nv);       // g(q_k, xi)
-    double* g1 = d.arena.Doubles(nv);       // g(q_k+1, xi)
-    double* pi = d.arena.Doubles(nv);       // [M(q_k) + M(q_k+1)] xi / 2
-    double* residual = d.arena.Doubles(nv);
-    double* work = d.arena.Doubles(nv);
+    double* p0 = d.arena.Doubles(nv);
+    double* force = d.arena.Doubles(nv);
+    double* xi = d.arena.Doubles(nv);  // step velocity (the unknown)
     double* zero = d.arena.Doubles(nv);
+    ResidualTerms terms{d.arena.Doubles(nv), d.arena.Doubles(nv), d.arena.Doubles(nv),
+                        d.arena.Doubles(nv), d.arena.Doubles(nv)};
     double* lower = d.arena.Doubles(m.nM);  // Newton matrix M - h/2 D, LU factors
     double* upper = d.arena.Doubles(m.nM);
+    double* dense = nullptr;                // or the finite-difference Newton matrix
+    int* pivot = nullptr;
     std::copy(d.qpos.begin(), d.qpos.end(), q0);
     std::copy(d.qvel.begin(), d.qvel.end(), v0);
     MulTreeSparse(m, d.qM.data(), v0, p0);
@@ -97,24 +122,12 @@ class VariationalIntegrator : public Integrator {
       zero[i] = 0;
     }
     FactorNewtonMatrix(engine, d, h, lower, upper);
+    const StepStart start{q0, p0, force, h};
 
-    const double scale0 = MaxAbs(p0, nv);
-    double first = -1;
+    double first = -1, previous = -1;
     for (int iteration = 1;; ++iteration) {
-      Evaluate(m, d, q0, xi, h, false, g0, pi);
-      Evaluate(m, d, q0, xi, h, true, g1, work);  // d now holds the state q_k+1
-      for (int i = 0; i < nv; ++i) {
-        pi[i] = 0.5 * (pi[i] + work[i]);
-        residual[i] = pi[i];
-        work[i] = g0[i] + force[i];
-      }
-      ForEachRotationBlock(m, [&](int adr) {
-        const double x[3] = {h * xi[adr], h * xi[adr + 1], h * xi[adr + 2]};
-        so3::MulDexpInv(x, residual + adr, false);
-      });
-      for (int i = 0; i < nv; ++i) residual[i] -= p0[i] + 0.5 * h * work[i];
-      const double norm = MaxAbs(residual, nv);
-      const double scale = std::max({scale0, MaxAbs(pi, nv), 0.5 * h * MaxAbs(work, nv)});
+      double scale = 0;
+      const double norm = Residual(m, d, start, xi, terms, &scale);  // d holds q_k+1 now
       if (first < 0) first = norm;
       if (norm <= tolerance_ * scale) break;
       if (!std::isfinite(norm) || norm > 1e6 * std::max(first, tolerance_ * scale) ||
@@ -123,18 +136,37 @@ class VariationalIntegrator : public Integrator {
         std::copy(v0, v0 + nv, d.qvel.begin());
         throw Error(FailureMessage(d, h, iteration, norm, scale));
       }
-      SolveTreeLU(m, lower, upper, residual);
-      for (int i = 0; i < nv; ++i) xi[i] -= residual[i];
+      // Slow contraction (fast motion: the analytic Jacobian misses terms of order (h v)^2):
+      // switch to the finite-difference Jacobian at the current iterate (small models), or
+      // refresh the analytic one there (d holds (q_k+1, xi)).
+      if (previous > 0 && norm > kRefreshRatio * previous) {
+        if (nv <= kMaxDenseDofs) {
+          if (!dense) {
+            dense = d.arena.Doubles(static_cast<std::size_t>(nv) * nv + nv);
+            pivot = d.arena.Ints(nv);
+          }
+          FiniteDifferenceJacobian(m, d, start, xi, terms, dense, pivot);
+        } else {
+          FactorNewtonMatrix(engine, d, h, lower, upper);
+        }
+      }
+      previous = norm;
+      if (dense) {
+        dense::SolveLU(dense, pivot, nv, terms.residual);
+      } else {
+        SolveTreeLU(m, lower, upper, terms.residual);
+      }
+      for (int i = 0; i < nv; ++i) xi[i] -= terms.residual[i];
     }
 
     // (2): momentum at the end, rotation blocks carried by R' = exp(-h xi)
-    double* p1 = residual;
-    for (int i = 0; i < nv; ++i) p1[i] = p0[i] + 0.5 * h * (g0[i] + force[i]);
+    double* p1 = terms.residual;
+    for (int i = 0; i < nv; ++i) p1[i] = p0[i] + 0.5 * h * (terms.g0[i] + force[i]);
     ForEachRotationBlock(m, [&](int adr) {
       const double x[3] = {h * xi[adr], h * xi[adr + 1], h * xi[adr + 2]};
       so3::RotateBack(x, p1 + adr);
     });
-    for (int i = 0; i < nv; ++i) p1[i] += 0.5 * h * (g1[i] + force[i]);
+    for (int i = 0; i < nv; ++i) p1[i] += 0.5 * h * (terms.g1[i] + force[i]);
     SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), p1);  // factor of M(q_k+1)
 
     std::copy(q0, q0 + nq, d.qpos.begin());
@@ -143,7 +175,56 @@ class VariationalIntegrator : public Integrator {
   }
 
  private:
-  // (velocity-stage data at the step's start, qM) => lower, upper: LU of M - h/2 D
+  // (start, xi) => terms, *scale (the momentum scale the tolerance is relative to); returns
+  // |residual|_inf. Leaves d evaluated at (q_k+1, xi).
+  static double Residual(const Model& m, Data& d, const StepStart& start, const double* xi,
+                         const ResidualTerms& t, double* scale) {
+    const int nv = m.nv;
+    const double h = start.h;
+    Evaluate(m, d, start.q0, xi, h, false, t.g0, t.pi);
+    Evaluate(m, d, start.q0, xi, h, true, t.g1, t.work);
+    for (int i = 0; i < nv; ++i) {
+      t.pi[i] = 0.5 * (t.pi[i] + t.work[i]);
+      t.residual[i] = t.pi[i];
+      t.work[i] = t.g0[i] + start.force[i];
+    }
+    ForEachRotationBlock(m, [&](int adr) {
+      const double x[3] = {h * xi[adr], h * xi[adr + 1], h * xi[adr + 2]};
+      so3::MulDexpInv(x, t.residual + adr, false);
+    });
+    for (int i = 0; i < nv; ++i) t.residual[i] -= start.p0[i] + 0.5 * h * t.work[i];
+    *scale = std::max({MaxAbs(start.p0, nv), MaxAbs(t.pi, nv), 0.5 * h * MaxAbs(t.work, nv)});
+    return MaxAbs(t.residual, nv);
+  }
+
+  // (start, xi, t.residual at xi) => jac: LU factors of d residual / d xi by forward
+  // differences (one residual evaluation per dof); t.residual is kept, the other terms and d
+  // are left at a perturbed xi (the next iteration re-evaluates).
+  static void FiniteDifferenceJacobian(const Model& m, Data& d, const StepStart& start,
+                                       double* xi, const ResidualTerms& t, double* jac,
+                                       int* pivot) {
+    const int nv = m.nv;
+    double* base = jac + static_cast<std::size_t>(nv) * nv;  // the residual at xi
+    std::copy(t.residual, t.residual + nv, base);
+    const ResidualTerms column{t.work, t.g0, t.g1, t.pi, t.residual};
+    double scale;
+    for (int j = 0; j < nv; ++j) {
+      const double saved = xi[j];
+      const double eps = 1e-7 * std::max(1.0, std::fabs(saved));
+      xi[j] = saved + eps;
+      Residual(m, d, start, xi, column, &scale);
+      xi[j] = saved;
+      for (int i = 0; i < nv; ++i) jac[i * nv + j] = (column.residual[i] - base[i]) / eps;
+    }
+    std::copy(base, base + nv, t.residual);
+    const int singular = dense::FactorLU(jac, pivot, nv);
+    if (singular >= 0) {
+      throw Error("integrator 'variational': finite-difference Newton matrix is singular at dof " +
+                  std::to_string(singular) + " (time " + std::to_string(d.time) + ")");
+    }
+  }
+
+  // (velocity-stage data of d, qM) => lower, upper: LU of M - h/2 D
   void FactorNewtonMatrix(const Engine& engine, Data& d, double h, double* lower,
                           double* upper) const {
     const Model& m = engine.model();
@@ -183,15 +264,19 @@ class VariationalIntegrator : public Integrator {
     }
   }
 
+  // "integrator 'variational': Newton iteration diverged at step N (time t): ..."
   std::string FailureMessage(const Data& d, double h, int iterations, double norm,
                              double scale) const {
-    const long step = std::lround(d.time / h);
-    return "integrator 'variational': Newton iteration " +
-           std::string(std::isfinite(norm) ? "diverged" : "produced a non-finite residual") +
-           " at step " + std::to_string(step) + " (time " + std::to_string(d.time) +
-           "): relative residual " + std::to_string(norm / scale) + " after " +
-           std::to_string(iterations) + " iterations, tolerance " + std::to_string(tolerance_) +
-           " (reduce the timestep or raise integrator.params.max_iterations)";
+    const char* what = !std::isfinite(norm)            ? "produced a non-finite residual"
+                       : iterations >= max_iterations_ ? "did not converge"
+                                                       : "diverged";
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers,
+                  "(time %.9g): relative residual %.3e after %d iterations, tolerance %.3e", d.time,
+                  norm / scale, iterations, tolerance_);
+    return "integrator 'variational': Newton iteration " + std::string(what) + " at step " +
+           std::to_string(std::lround(d.time / h)) + " " + numbers +
+           "; reduce the timestep or raise integrator.params.max_iterations";
   }
 
   double tolerance_ = 1e-10;
