@@ -14,6 +14,7 @@
 #include "gauss/error.h"
 #include "gauss/math.h"
 #include "gauss/mjcf.h"
+#include "support/alloc_counter.h"
 #include "support/test_support.h"
 
 namespace gauss {
@@ -253,6 +254,29 @@ TEST(Variational, NewtonFailureNamesTheStep) {
     EXPECT_NE(message.find("variational"), std::string::npos) << message;
     EXPECT_NE(message.find("at step "), std::string::npos) << message;
     EXPECT_NE(message.find("Newton iteration"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace gauss
+
+namespace gauss {
+namespace {
+
+// Steps allocate nothing on the heap: the Newton arrays, the dense finite-difference Jacobian
+// and the kernel evaluations take Data::arena only (a fast chaotic chain uses every path:
+// analytic and finite-difference Jacobians; a humanoid with contacts the sparse one).
+TEST(Variational, StepsDoNotAllocate) {
+  if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
+  for (const std::string& model :
+       {test::RepoModel("conservative_chain.xml"), test::RepoModel("humanoid.xml")}) {
+    Engine engine(LoadModel(model), MakeConfig("variational", 0.01));
+    Data d = engine.MakeData();
+    if (engine.model().nkey > 0) engine.ResetToKeyframe(d, 0);
+    for (int k = 0; k < 20; ++k) engine.Step(d);  // warm up
+    const long before = test::AllocationCount();
+    for (int k = 0; k < 1000; ++k) engine.Step(d);
+    EXPECT_EQ(test::AllocationCount(), before) << model;
   }
 }
 
