@@ -48,8 +48,10 @@ namespace {
 
 // Newton refreshes its Jacobian when an iteration reduces the residual by less than this.
 constexpr double kRefreshRatio = 0.1;
-// Models up to this many dofs refresh with the finite-difference Jacobian (dense, nv^2 doubles
-// of scratch); larger ones with the analytic one at the current iterate.
+// Models up to this many dofs start with the full analytic Jacobian and refresh with the
+// finite-difference one (dense, nv^2 doubles of scratch). Larger models start without the RNE
+// term (its derivative costs O(nv nbody), more than a few iterations there) and add it, at
+// the current iterate, when the contraction is slow.
 constexpr int kMaxDenseDofs = 64;
 
 double MaxAbs(const double* x, int n) {
@@ -121,7 +123,8 @@ class VariationalIntegrator : public Integrator {
       xi[i] = v0[i] + 0.5 * h * d.qacc[i];  // midpoint velocity of the explicit step
       zero[i] = 0;
     }
-    FactorNewtonMatrix(engine, d, h, lower, upper);
+    bool with_rne = nv <= kMaxDenseDofs;
+    FactorNewtonMatrix(engine, d, h, with_rne, lower, upper);
     const StepStart start{q0, p0, force, h};
 
     double first = -1, previous = -1;
@@ -136,9 +139,9 @@ class VariationalIntegrator : public Integrator {
         std::copy(v0, v0 + nv, d.qvel.begin());
         throw Error(FailureMessage(d, h, iteration, norm, scale));
       }
-      // Slow contraction (fast motion: the analytic Jacobian misses terms of order (h v)^2):
-      // switch to the finite-difference Jacobian at the current iterate (small models), or
-      // refresh the analytic one there (d holds (q_k+1, xi)).
+      // Slow contraction (fast motion: the analytic Jacobian misses terms of order (h v)^2, or
+      // h v without the RNE term): switch to the finite-difference Jacobian at the current
+      // iterate (small models), or refresh the full analytic one there (d holds (q_k+1, xi)).
       if (previous > 0 && norm > kRefreshRatio * previous) {
         if (nv <= kMaxDenseDofs) {
           if (!dense) {
@@ -147,7 +150,8 @@ class VariationalIntegrator : public Integrator {
           }
           FiniteDifferenceJacobian(m, d, start, xi, terms, dense, pivot);
         } else {
-          FactorNewtonMatrix(engine, d, h, lower, upper);
+          with_rne = true;
+          FactorNewtonMatrix(engine, d, h, with_rne, lower, upper);
         }
       }
       previous = norm;
@@ -224,12 +228,14 @@ class VariationalIntegrator : public Integrator {
     }
   }
 
-  // (velocity-stage data of d, qM) => lower, upper: LU of M - h/2 D
-  void FactorNewtonMatrix(const Engine& engine, Data& d, double h, double* lower,
+  // (velocity-stage data of d, qM) => lower, upper: LU of M - h/2 D, D with or without the
+  // RNE (Coriolis, centrifugal, gyroscopic) term
+  void FactorNewtonMatrix(const Engine& engine, Data& d, double h, bool with_rne, double* lower,
                           double* upper) const {
     const Model& m = engine.model();
     DerivativeTerms terms;
     terms.actuator = false;  // actuator forces are held over the step
+    terms.rne = with_rne;
     SmoothVelocityDerivative(engine, d, terms, lower, upper);
     for (int k = 0; k < m.nM; ++k) {
       lower[k] = d.qM[k] - 0.5 * h * lower[k];
