@@ -19,15 +19,19 @@
 //
 // f_k (actuator, applied and constraint forces) is the engine's forward evaluation at the
 // step's start, held constant over the step: it enters (1) and (2) with h/2 each, so the whole
-// impulse h f_k reaches the momentum, as in the single-step integrators. That is the only
+// impulse h f_k reaches the momentum, as in the single-step integrators. With
+// constraint_impulse=start the constraint part enters (1) whole (h qfrc_constraint) and (2) not
+// at all, so that the position update moves with the constraint-corrected velocity, as a
+// velocity-level hard-contact solver (ip) assumes. That is the only
 // forward evaluation (and the only constraint solve) of the step; the Newton iterations
 // evaluate kinematics, M and passive forces only (EvaluateSmoothTerms).
 //
-// Newton: residual of (1); Jacobian M(q_k) - h/2 D with D = d qfrc_smooth / d v at the start
-// (passive and RNE terms, derivative.h) in M's sparsity, factored once per step (tree LU).
-// This analytic Jacobian drops the O(h^2) configuration terms, so the iteration converges
-// linearly with a rate O(h^2) (a few iterations per step). A residual that is not finite,
-// grows, or stays above `tolerance` after `max_iterations` raises gauss::Error naming the step.
+// Newton: residual of (1); analytic Jacobian M(q_k) - h/2 D with D = d qfrc_smooth / d v at the
+// start (passive and RNE terms, derivative.h) in M's sparsity, factored once per step (tree
+// LU). It drops terms of order (h v)^2, so the iteration converges linearly at that rate (a few
+// iterations per step); when it contracts slowly the Jacobian is replaced by finite
+// differences at the current iterate (kMaxDenseDofs). A residual that is not finite, grows, or
+// stays above `tolerance` after `max_iterations` raises gauss::Error naming the step.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -64,7 +68,7 @@ double MaxAbs(const double* x, int n) {
 struct StepStart {
   const double* q0;     // (nq) q_k
   const double* p0;     // (nv) M(q_k) v_k
-  const double* force;  // (nv) f_k
+  const double* force;  // (nv) f_k as it enters (1)
   double h;
 };
 
@@ -82,6 +86,12 @@ class VariationalIntegrator : public Integrator {
   void Configure(const Params& params) override {
     tolerance_ = params.GetDouble("tolerance");
     max_iterations_ = params.GetInt("max_iterations");
+    const std::string impulse = params.GetString("constraint_impulse");
+    if (impulse != "start" && impulse != "split") {
+      throw Error(params.context() + ": constraint_impulse must be 'start' or 'split', got '" +
+                  impulse + "'");
+    }
+    split_constraint_ = impulse == "split";
     if (!(tolerance_ > 0) || max_iterations_ < 1) {
       throw Error(params.context() + ": tolerance must be > 0 and max_iterations >= 1");
     }
@@ -105,7 +115,8 @@ class VariationalIntegrator : public Integrator {
     double* q0 = d.arena.Doubles(nq);
     double* v0 = d.arena.Doubles(nv);
     double* p0 = d.arena.Doubles(nv);
-    double* force = d.arena.Doubles(nv);
+    double* force = d.arena.Doubles(nv);      // forcing in (1)
+    double* force_end = d.arena.Doubles(nv);  // forcing in (2)
     double* xi = d.arena.Doubles(nv);  // step velocity (the unknown)
     double* zero = d.arena.Doubles(nv);
     ResidualTerms terms{d.arena.Doubles(nv), d.arena.Doubles(nv), d.arena.Doubles(nv),
@@ -118,8 +129,11 @@ class VariationalIntegrator : public Integrator {
     std::copy(d.qvel.begin(), d.qvel.end(), v0);
     MulTreeSparse(m, d.qM.data(), v0, p0);
     for (int i = 0; i < nv; ++i) {
-      // actuator + applied (+ J'xfrc_applied) + constraint = smooth - passive + bias + constraint
-      force[i] = d.qfrc_smooth[i] - d.qfrc_passive[i] + d.qfrc_bias[i] + d.qfrc_constraint[i];
+      // actuator + applied (+ J'xfrc_applied) = smooth - passive + bias; then the constraint
+      // impulse h qfrc_constraint: all of it in (1), or half in each
+      force_end[i] = d.qfrc_smooth[i] - d.qfrc_passive[i] + d.qfrc_bias[i];
+      force[i] = force_end[i] + (split_constraint_ ? 1 : 2) * d.qfrc_constraint[i];
+      if (split_constraint_) force_end[i] += d.qfrc_constraint[i];
       xi[i] = v0[i] + 0.5 * h * d.qacc[i];  // midpoint velocity of the explicit step
       zero[i] = 0;
     }
@@ -170,7 +184,7 @@ class VariationalIntegrator : public Integrator {
       const double x[3] = {h * xi[adr], h * xi[adr + 1], h * xi[adr + 2]};
       so3::RotateBack(x, p1 + adr);
     });
-    for (int i = 0; i < nv; ++i) p1[i] += 0.5 * h * (terms.g1[i] + force[i]);
+    for (int i = 0; i < nv; ++i) p1[i] += 0.5 * h * (terms.g1[i] + force_end[i]);
     SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), p1);  // factor of M(q_k+1)
 
     std::copy(q0, q0 + nq, d.qpos.begin());
@@ -285,7 +299,8 @@ class VariationalIntegrator : public Integrator {
            "; reduce the timestep or raise integrator.params.max_iterations";
   }
 
-  double tolerance_ = 1e-10;
+  double tolerance_ = 1e-12;
+  bool split_constraint_ = true;
   int max_iterations_ = 30;
 };
 
@@ -297,7 +312,11 @@ constexpr gauss::ParamSpec kVariationalParams[] = {
     {"tolerance", gauss::ParamType::kDouble, "1e-12",
      "Newton stops when |residual|_inf <= tolerance * |momentum|_inf"},
     {"max_iterations", gauss::ParamType::kInt, "30",
-     "Newton iterations per step before the step fails with an error"}};
+     "Newton iterations per step before the step fails with an error"},
+    {"constraint_impulse", gauss::ParamType::kString, "split",
+     "where the constraint impulse h qfrc_constraint enters: 'split' (half before, half after "
+     "the position update; soft-contact solvers) or 'start' (all before it, as velocity-level "
+     "hard-contact solvers such as ip assume)"}};
 }  // namespace
 
 GAUSS_INTEGRATOR_PLUGIN(gauss::VariationalIntegrator, variational, "1.0.0",
