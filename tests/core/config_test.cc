@@ -65,6 +65,7 @@ void ExpectSameOptions(const Options& a, const Options& b) {
   EXPECT_EQ(a.gravity, b.gravity);
   EXPECT_EQ(a.disableflags, b.disableflags);
   EXPECT_EQ(a.enableflags, b.enableflags);
+  EXPECT_EQ(a.sleep_tolerance, b.sleep_tolerance);
 }
 
 TEST(Config, EmptyConfigChangesNothing) {

@@ -112,7 +112,7 @@ TEST(Islands, PerIslandSolveEqualsWholeSolve) {
                               {"cg", Cone::kPyramidal, 5000, 1e-15, 1e-4},
                               {"pgs", Cone::kPyramidal, 5000, 1e-15, 1e-4}};
   for (const std::string& model : {test::TestModel("islands_groups.xml"),
-                                  test::MujocoSampleModel("humanoid/22_humanoids.xml")}) {
+                                  test::TestModel("mujoco/humanoid/22_humanoids.xml")}) {
     for (const SolverCase& c : cases) {
       // (22 humanoids: newton only, for the test's time)
       if (model.find("22_") != std::string::npos && std::string(c.solver) != "newton") continue;
