@@ -4,8 +4,10 @@
 //  - a mesh is hit at its nearest triangle, from either side; the ray is first tested against
 //    the geom's box (geom_size), which holds every vertex;
 //  - a height field is the solid |x| <= size0, |y| <= size1, -size3 <= z <= elevation(x, y):
-//    its top surface, its four sides (whose top edge follows the boundary samples) and its
-//    base. Each grid cell is split along the diagonal from sample (r, c) to (r + 1, c + 1),
+//    its top surface, its four sides (whose top edge follows the boundary samples), its base,
+//    and - as in MuJoCo, which intersects a base box from z = -size3 to 0 and the surface
+//    above it - the plane z = 0 inside it: a ray that starts inside the solid above z = 0 and
+//    goes down stops there. Each grid cell is split along the diagonal from sample (r, c) to (r + 1, c + 1),
 //    as for collisions (plugins/colliders/ccd/hfield.cc).
 // Distances are in units of |vec|, as for the primitives (ray.cc).
 #include <algorithm>
@@ -121,29 +123,31 @@ double RayHfield(const Model& m, const Data& d, int g, const double pnt[3], cons
   auto keep = [](double best, double x) { return x >= 0 && (best < 0 || x < best) ? x : best; };
   double best = -1;
 
-  // the base and the four sides: planes of the box, limited to the solid
+  // the base box (z from -size3 to 0: its bottom, its four sides and its top face z = 0, which
+  // MuJoCo counts as a surface: a ray starting inside the solid above z = 0 and going down
+  // hits it) and the sides of the part above it, up to the boundary samples' height
   const double dx = 2 * s[0] / (ncol - 1), dy = 2 * s[1] / (nrow - 1);
   for (int axis = 0; axis < 3; ++axis) {
     if (std::fabs(lv[axis]) < kMinVal) continue;
-    for (int side = -1; side <= 1; side += 2) {
-      if (axis == 2 && side > 0) continue;  // the top is the elevation surface
-      const double x = ((side > 0 ? hi : lo)[axis] - lp[axis]) / lv[axis];
+    for (double plane : {lo[axis], axis == 2 ? 0.0 : hi[axis]}) {
+      const double x = (plane - lp[axis]) / lv[axis];
       if (x < 0) continue;
       double hit[3];
       for (int k = 0; k < 3; ++k) hit[k] = lp[k] + x * lv[k];
       if (std::fabs(hit[0]) > s[0] || std::fabs(hit[1]) > s[1]) continue;
-      double top = 0;
-      if (axis == 2) {
+      if (axis == 2) {  // the base or the plane z = 0 (no height test: hit[2] is that plane)
         best = keep(best, x);
         continue;
       }
+      if (hit[2] < -s[3]) continue;
+      double top = 0;
       if (axis == 0) {  // side x = +-size0: column 0 or ncol-1, along y
-        top = BoundaryHeight(data, side > 0 ? ncol - 1 : 0, ncol, nrow, dy, s[1], hit[1], s[2]);
+        top = BoundaryHeight(data, plane > 0 ? ncol - 1 : 0, ncol, nrow, dy, s[1], hit[1], s[2]);
       } else {  // side y = +-size1: row 0 or nrow-1, along x
-        top = BoundaryHeight(data, side > 0 ? (nrow - 1) * ncol : 0, 1, ncol, dx, s[0], hit[0],
+        top = BoundaryHeight(data, plane > 0 ? (nrow - 1) * ncol : 0, 1, ncol, dx, s[0], hit[0],
                              s[2]);
       }
-      if (hit[2] >= -s[3] && hit[2] <= top) best = keep(best, x);
+      if (hit[2] <= std::max(top, 0.0)) best = keep(best, x);
     }
   }
 

@@ -1,7 +1,7 @@
 // Rays against meshes and height fields (core/src/ray_mesh.cc) against closed-form geometry: a
 // box-shaped mesh is hit exactly where the box primitive is; a height field is hit on its
 // surface triangles (split along the (r, c)-(r+1, c+1) diagonal), on its sides below the
-// boundary's height, and on its base; Ray picks the nearest of them.
+// boundary's height, on its base and, from inside, on the plane z = 0; Ray picks the nearest.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -84,12 +84,16 @@ TEST_F(RayMeshTest, SidesHitBelowTheBoundaryAndBaseFromBelow) {
   // from below, straight up: the base at z = -0.2
   const double under[3] = {0.2, 0.4, -1}, up[3] = {0, 0, 1};
   EXPECT_NEAR(FieldRay(under, up), 0.8, 1e-12);
+  // from inside the solid above z = 0, down: MuJoCo's base box ends at z = 0, a surface
+  const double inside[3] = {0.5, -0.5, 0.1}, down[3] = {0, 0, -1};
+  EXPECT_NEAR(FieldRay(inside, down), 0.1, 1e-12);
   // beside the field, pointing away
   const double away[3] = {1.5, 0, 0}, out[3] = {1, 0.2, 0};
   EXPECT_LT(FieldRay(away, out), 0);
 }
 
-// A box-shaped mesh is hit where the box primitive of its size is hit, from any outside point.
+// A box-shaped mesh is hit where the box primitive of its size is hit, from any outside point
+// (to 1e-7: its vertices are single precision after the turn into its principal frame).
 TEST_F(RayMeshTest, BoxMeshIsHitLikeTheBoxPrimitive) {
   const int g = 1;
   std::mt19937_64 gen(2);
@@ -100,7 +104,8 @@ TEST_F(RayMeshTest, BoxMeshIsHitLikeTheBoxPrimitive) {
     Scale3(pnt, pnt, 3 / Norm3(pnt));
     AddTo3(pnt, d_.geom_xpos.data() + 3 * g);
     // aim near the box centre so that about half of the rays hit
-    for (int i = 0; i < 3; ++i) vec[i] = d_.geom_xpos[3 * g + i] + 0.6 * nd(gen) - pnt[i];
+    const double spread = 0.6 * Norm3(model_->geom_size.data() + 3 * g);
+    for (int i = 0; i < 3; ++i) vec[i] = d_.geom_xpos[3 * g + i] + spread * nd(gen) - pnt[i];
     const double want = RayGeom(d_.geom_xpos.data() + 3 * g, d_.geom_xmat.data() + 9 * g,
                                 model_->geom_size.data() + 3 * g, pnt, vec, GeomType::kBox);
     const double got = RayMesh(*model_, d_, g, pnt, vec);
@@ -108,11 +113,11 @@ TEST_F(RayMeshTest, BoxMeshIsHitLikeTheBoxPrimitive) {
       EXPECT_LT(got, 0) << k;
     } else {
       ++hits;
-      EXPECT_NEAR(got, want, 1e-9) << k;
+      EXPECT_NEAR(got, want, 1e-7) << k;  // the mesh's float vertices: ~3e-8 off the box
     }
   }
   EXPECT_GT(hits, 100);
-  EXPECT_LT(hits, 400);
+  EXPECT_LT(hits, 450);
 }
 
 TEST_F(RayMeshTest, RayPicksTheNearestMeshOrField) {

@@ -79,7 +79,7 @@ double RayGeom(const double pos[3], const double mat[9], const double size[3],
 // (mesh_vert, mesh_face, geom_xpos, geom_xmat, geom_size) => distance or -1
 double RayMesh(const Model& m, const Data& d, int g, const double pnt[3], const double vec[3]);
 // The same for hfield geom g: the solid between its base and its elevation surface (sides
-// included), each grid cell split along the diagonal from sample (r, c) to (r + 1, c + 1) as
+// included, and the plane z = 0 inside it, MuJoCo's top of the base box), each grid cell split along the diagonal from sample (r, c) to (r + 1, c + 1) as
 // MuJoCo 2.2.2 splits it. (hfield_*, geom_xpos, geom_xmat) => distance or -1
 double RayHfield(const Model& m, const Data& d, int g, const double pnt[3], const double vec[3]);
 
