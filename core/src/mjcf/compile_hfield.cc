@@ -19,6 +19,7 @@
 #include <png.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csetjmp>
 #include <cstdint>
 #include <cstdio>
