@@ -197,3 +197,29 @@ TEST_F(CcdHfield, ContactCountStopsAtMaxContacts) {
 
 }  // namespace
 }  // namespace gauss::ccd_test
+
+namespace gauss::ccd_test {
+namespace {
+
+// A zero field filled by a program (a copy of the Model, hfield_data written): the collider
+// sees the new elevations. Here the two grid rows of a 2 x 2 field become a ramp along y.
+TEST_F(CcdHfield, FieldFilledByAProgramIsCollidedWithItsNewData) {
+  LoadField("type=\"sphere\" size=\"0.1\"", 2, 2, "");
+  auto filled = std::make_shared<Model>(*model_);
+  const int adr = filled->hfield_adr[0];
+  filled->hfield_data[adr + 2] = filled->hfield_data[adr + 3] = 1;  // row 1 (y = +1) at 0.2
+  model_ = filled;
+  const double depth = 2e-4, y = 0.4, top = 0.2 * (y + 1) / 2;  // surface height at y
+  PlaceLowestPoint(kIdentity, 0.5, y, top - depth);
+  const std::vector<Contact> c = Collide();
+  ASSERT_GE(c.size(), 1u);
+  // the ramp rises 0.1 per metre: the sphere's centre, r - depth above the surface point under
+  // it, is (r - depth) cos(theta) from the ramp's plane; normal (0, -0.1, 1) / |.|
+  const double cos_theta = 1 / std::sqrt(1.01);
+  EXPECT_NEAR(c[0].dist, -(0.1 - (0.1 - depth) * cos_theta), 5e-5);
+  EXPECT_NEAR(c[0].frame[1], -0.1 * cos_theta, kNormalTol);
+  EXPECT_NEAR(c[0].frame[2], cos_theta, kNormalTol);
+}
+
+}  // namespace
+}  // namespace gauss::ccd_test
