@@ -29,6 +29,7 @@
 #include <cmath>
 
 #include "gauss/math.h"
+#include "fluid.h"
 #include "mjcf/compiler.h"
 #include "mjcf/geom_inertia.h"
 #include "mjcf/orientation.h"
@@ -270,10 +271,6 @@ void CompileGeoms(CompileContext* c, int b) {
       throw Error(g.src.Where("mesh"), "not supported yet: fitting a primitive geom to a mesh "
                                        "(the mesh attribute on a geom that is not type=\"mesh\")");
     }
-    if (g.fluid_ellipsoid) {
-      throw Error(g.src.Where("fluidshape"), "not supported yet: fluidshape=\"ellipsoid\" (the "
-                                             "ellipsoid fluid model)");
-    }
     if (g.shellinertia) throw Error(g.src.Where("shellinertia"), "not supported yet: shellinertia");
     if ((g.type == GeomType::kPlane || g.type == GeomType::kHfield) && m.body_weldid[b] != 0) {
       throw Error(g.src.Where("type"), std::string(g.type == GeomType::kPlane ? "planes" : "height fields") +
@@ -330,6 +327,9 @@ void CompileGeoms(CompileContext* c, int b) {
     m.geom_margin.push_back(g.margin);
     m.geom_gap.push_back(g.gap);
     m.geom_rgba.insert(m.geom_rgba.end(), g.rgba, g.rgba + 4);
+    double fluid[kNFluid] = {0};
+    if (g.fluid_ellipsoid) EllipsoidFluidCoefficients(g.type, size, g.fluidcoef, fluid);
+    m.geom_fluid.insert(m.geom_fluid.end(), fluid, fluid + kNFluid);
     m.geom_name.push_back(g.name);
   }
 }
