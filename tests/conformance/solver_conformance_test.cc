@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,11 @@ struct SolverCase {
   Cone cone;
   JacobianType jacobian;
 };
+
+// How GoogleTest (and so CTest) names a case: "newton elliptic sparse".
+void PrintTo(const SolverCase& c, std::ostream* os) {
+  *os << c.solver << " " << ConeName(c.cone) << " " << JacobianName(c.jacobian);
+}
 
 std::vector<SolverCase> SolverCases() {
   std::vector<SolverCase> out;

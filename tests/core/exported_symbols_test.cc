@@ -64,8 +64,8 @@ std::set<std::string> PublicHeaderIdentifiers() {
   return words;
 }
 
-// "gauss::A::B<...>::~C(args) const" => {"A", "B", "C"}: the scope and name, without template
-// arguments, parameters, "operator" suffixes or destructor tildes.
+// "gauss::A::B<...>::~C[abi:cxx11](args) const" => {"A", "B", "C"}: the scope and name,
+// without template arguments, parameters, ABI tags, "operator" suffixes or destructor tildes.
 std::vector<std::string> NameComponents(std::string name) {
   name = name.substr(0, name.find('('));
   std::string plain;
@@ -82,6 +82,7 @@ std::vector<std::string> NameComponents(std::string name) {
     if (end == std::string::npos) end = plain.size();
     std::string part = plain.substr(begin, end - begin);
     if (!part.empty() && part[0] == '~') part.erase(0, 1);
+    part = part.substr(0, part.find("[abi:"));  // ABI tag of functions returning std::string
     if (part.rfind("operator", 0) == 0) part = "operator";
     if (!part.empty()) parts.push_back(part);
     begin = end + 2;
