@@ -5,8 +5,7 @@
 //    compared with rk4 at h = 0.125 ms (converged to ~1e-12 there); the error must fall with h
 //    at an observed order log2(e(h) / e(h/2)) >= 0.9 at both halvings (every integrator is at
 //    least first order; measured: euler, implicit, implicitfast 1.0, variational 0.90-0.95,
-//    rk4 2.0 - the ball
-//    joint and the free body's quaternions), and be below 5e-2 at 1 ms. (At h = 8 ms the
+//    rk4 2.0 on this model), and be below 5e-2 at 1 ms. (At h = 8 ms the
 //    variational integrator is not yet in its asymptotic range: order 0.78 from 8 to 4 ms.)
 //  - No heap allocation in Engine::Step on the contact pile (tens of contacts).
 //  - Determinism: two Engines produce bitwise identical states after 300 steps of the pile.
