@@ -4,8 +4,8 @@
 // nearest non-negative solution wins, so a ray starting inside a solid hits it from inside.
 // Semantics measured on MuJoCo 2.2.2's mj_ray: planes are one-sided and limited to their
 // rendered rectangle and ignore the group filter, near-tangent rays (discriminant below
-// kMinVal) miss, and invisible (alpha 0) geoms are skipped. Meshes and height fields are not
-// intersected yet.
+// kMinVal) miss, and invisible (alpha 0) geoms are skipped. Meshes and height fields:
+// ray_mesh.cc.
 #include <algorithm>
 #include <cmath>
 
@@ -181,7 +181,7 @@ double RayGeom(const double pos[3], const double mat[9], const double size[3],
     case GeomType::kEllipsoid:
       break;
     default:
-      return -1;  // mesh, height field: not yet
+      return -1;  // mesh, height field: RayMesh, RayHfield (ray_mesh.cc)
   }
   double lpnt[3], lvec[3];
   ToLocal(pos, mat, pnt, vec, lpnt, lvec);
@@ -206,25 +206,18 @@ double Ray(const Model& m, const Data& d, const double pnt[3], const double vec[
   *geomid = -1;
   for (int g = 0; g < m.ngeom; ++g) {
     if (Excluded(m, g, geomgroup, include_static, bodyexclude)) continue;
+    const GeomType type = m.geom_type[g];
     const double dist =
-        RayGeom(d.geom_xpos.data() + 3 * g, d.geom_xmat.data() + 9 * g,
-                m.geom_size.data() + 3 * g, pnt, vec, m.geom_type[g]);
+        type == GeomType::kMesh     ? RayMesh(m, d, g, pnt, vec)
+        : type == GeomType::kHfield ? RayHfield(m, d, g, pnt, vec)
+                                    : RayGeom(d.geom_xpos.data() + 3 * g, d.geom_xmat.data() + 9 * g,
+                                              m.geom_size.data() + 3 * g, pnt, vec, type);
     if (dist >= 0 && (best < 0 || dist < best)) {
       best = dist;
       *geomid = g;
     }
   }
   return best;
-}
-
-// (geom_type, geom_rgba, geom_bodyid) => whether an unsupported geom could be hit
-bool RayNeedsMeshes(const Model& m, int bodyexclude) {
-  for (int g = 0; g < m.ngeom; ++g) {
-    const GeomType t = m.geom_type[g];
-    if (t != GeomType::kMesh && t != GeomType::kHfield) continue;
-    if (!Excluded(m, g, nullptr, true, bodyexclude)) return true;
-  }
-  return false;
 }
 
 }  // namespace gauss

@@ -25,6 +25,7 @@ _KINDS = {
     "eq": "eq_names",
     "key": "key_names",
     "mesh": "mesh_names",
+    "hfield": "hfield_names",
     "numeric": "numeric_names",
 }
 

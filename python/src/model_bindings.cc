@@ -37,6 +37,8 @@ namespace {
   X(mesh_vertadr, m.nmesh, 0) X(mesh_vertnum, m.nmesh, 0) X(mesh_faceadr, m.nmesh, 0)            \
   X(mesh_facenum, m.nmesh, 0) X(mesh_graphadr, m.nmesh, 0) X(mesh_vert, m.nmeshvert, 3)          \
   X(mesh_face, m.nmeshface, 3) X(mesh_graph, m.nmeshgraph, 0)                                    \
+  X(hfield_size, m.nhfield, 4) X(hfield_nrow, m.nhfield, 0) X(hfield_ncol, m.nhfield, 0)         \
+  X(hfield_adr, m.nhfield, 0) X(hfield_data, m.nhfielddata, 0)                                   \
   X(site_type, m.nsite, 0) X(site_bodyid, m.nsite, 0) X(site_size, m.nsite, 3)                   \
   X(site_pos, m.nsite, 3) X(site_quat, m.nsite, 4)                                               \
   X(actuator_trntype, m.nu, 0) X(actuator_dyntype, m.nu, 0) X(actuator_gaintype, m.nu, 0)        \
@@ -73,14 +75,14 @@ namespace {
 #define GAUSS_MODEL_SIZES(X)                                                                   \
   X(nq) X(nv) X(nu) X(na) X(nbody) X(njnt) X(ngeom) X(nsite) X(nmocap) X(neq) X(ntendon)      \
   X(nwrap) X(nsensor) X(nsensordata) X(npair) X(nexclude) X(nkey) X(nnumeric) X(nM) X(nconmax) \
-  X(njmax) X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph)
+  X(njmax) X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nhfield) X(nhfielddata)
 
 // Element-name lists: Python name -> Model member.
 #define GAUSS_MODEL_NAMES(X)                                                                    \
   X(body_names, body_name) X(joint_names, jnt_name) X(geom_names, geom_name)                   \
   X(site_names, site_name) X(actuator_names, actuator_name) X(tendon_names, tendon_name)       \
   X(sensor_names, sensor_name) X(eq_names, eq_name) X(key_names, key_name)                     \
-  X(mesh_names, mesh_name) X(numeric_names, numeric_name)
+  X(mesh_names, mesh_name) X(hfield_names, hfield_name) X(numeric_names, numeric_name)
 
 const char* ConeName(Cone c) { return c == Cone::kElliptic ? "elliptic" : "pyramidal"; }
 

@@ -69,3 +69,17 @@ def test_engine_model_has_the_configuration_applied(models):
     assert e.model.opt["timestep"] == 0.002
     assert e.model.opt["solver"] == "pgs"
     assert m.opt["integrator"] == "rk4"  # the loaded model is unchanged
+
+
+def test_height_field_arrays_and_names(repo):
+    m = gauss.load_model(repo / "tests" / "models" / "hfield_inline.xml")
+    assert (m.nhfield, m.nhfielddata) == (2, 5 * 6 + 15 * 21)
+    assert m.hfield_names == ["steps", "rgb"]
+    assert m.hfield("rgb").id == 1
+    assert m.hfield_size.shape == (2, 4)
+    np.testing.assert_array_equal(m.hfield_size[0], [1, 0.8, 0.3, 0.1])
+    assert list(m.hfield_nrow) == [5, 15] and list(m.hfield_ncol) == [6, 21]
+    # inline elevations: the first written row "0 1 2 3 4 5" is the last grid row, scaled by 6
+    steps = m.hfield_data[m.hfield_adr[0]:m.hfield_adr[0] + 30].reshape(5, 6)
+    np.testing.assert_allclose(steps[4], np.array([0, 1, 2, 3, 4, 5]) / 6, rtol=1e-7)
+    assert steps.min() == 0 and steps.max() == 1

@@ -63,6 +63,19 @@ echo "== build the out-of-tree plugin and check program"
 [ -f "$work/build/plugins/libgauss_oot_scaled.so" ] ||
   fail "gauss_add_plugin() did not produce $work/build/plugins/libgauss_oot_scaled.so"
 
+echo "== gauss_add_plugin() compiles with the Release flags when the consumer sets no build type"
+"$cmake" -S "$project" -B "$work/build-no-type" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+  >"$work/configure-no-type.log" 2>&1 ||
+  fail_with_log "configuring without a build type failed" "$work/configure-no-type.log"
+release_flags=$(sed -n 's/^CMAKE_CXX_FLAGS_RELEASE:STRING=//p' "$work/build-no-type/CMakeCache.txt")
+[ -n "$release_flags" ] || fail "no CMAKE_CXX_FLAGS_RELEASE in the consumer's cache"
+plugin_command=$(grep -F '"command"' "$work/build-no-type/compile_commands.json" | grep -F scaled_actuator.cc)
+case "$plugin_command" in
+  *"$release_flags"*) ;;
+  *) fail "the plugin compiles without '$release_flags' when no build type is set: $plugin_command" ;;
+esac
+
 echo "== run the installed gauss program from the scratch prefix"
 "$prefix/bin/gauss" plugins >"$work/gauss_plugins.log" 2>&1 ||
   fail_with_log "the installed '$prefix/bin/gauss plugins' failed" "$work/gauss_plugins.log"

@@ -57,6 +57,8 @@
   X(Model, nmeshvert) \
   X(Model, nmeshface) \
   X(Model, nmeshgraph) \
+  X(Model, nhfield) \
+  X(Model, nhfielddata) \
   X(Model, name) \
   X(Model, source_file) \
   X(Model, opt) \
@@ -145,6 +147,12 @@
   X(Model, mesh_face) \
   X(Model, mesh_graph) \
   X(Model, mesh_name) \
+  X(Model, hfield_size) \
+  X(Model, hfield_nrow) \
+  X(Model, hfield_ncol) \
+  X(Model, hfield_adr) \
+  X(Model, hfield_data) \
+  X(Model, hfield_name) \
   X(Model, site_type) \
   X(Model, site_bodyid) \
   X(Model, site_size) \

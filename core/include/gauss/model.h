@@ -42,6 +42,8 @@ struct Model {
   int nmeshvert = 0;  // vertices of all meshes
   int nmeshface = 0;  // triangles of all meshes
   int nmeshgraph = 0; // ints of all convex-hull graphs (mesh_graph)
+  int nhfield = 0;      // number of height fields
+  int nhfielddata = 0;  // elevation samples of all height fields (hfield_data)
 
   std::string name;         // <mujoco model="...">
   std::string source_file;  // path of the top-level MJCF file ("" when loaded from a string)
@@ -155,6 +157,19 @@ struct Model {
   std::vector<int> mesh_face;           // (nmeshface x 3) vertex indices within the mesh
   std::vector<int> mesh_graph;          // (nmeshgraph) convex hulls, see gauss/mesh.h
   std::vector<std::string> mesh_name;   // (nmesh)
+
+  // ---------------------------------------------------------------- height fields
+  // A grid of nrow x ncol elevations over [-size0, size0] x [-size1, size1] of the geom frame:
+  // sample (r, c) sits at x = -size0 + 2 size0 c / (ncol - 1), y = -size1 + 2 size1 r /
+  // (nrow - 1), z = data * size2; the solid extends down to z = -size3. The loader scales
+  // file and inline data to [0, 1] (all-zero fields stay 0). A program may write hfield_data
+  // of a copy of the Model before making an Engine from it (docs/mjcf.md, "Height fields").
+  std::vector<double> hfield_size;      // (nhfield x 4) radius_x, radius_y, elevation_z, base_z
+  std::vector<int> hfield_nrow;         // (nhfield) rows (along y), >= 2
+  std::vector<int> hfield_ncol;         // (nhfield) columns (along x), >= 2
+  std::vector<int> hfield_adr;          // (nhfield) first sample in hfield_data
+  std::vector<double> hfield_data;      // (nhfielddata) row-major elevations in [0, 1]
+  std::vector<std::string> hfield_name; // (nhfield)
 
   // ---------------------------------------------------------------- sites
   std::vector<int> site_type;           // (nsite) a GeomType value

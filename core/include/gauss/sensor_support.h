@@ -71,21 +71,24 @@ void RnePostConstraint(const Model& m, Data& d);
 // Distance along the ray pnt + x vec (x >= 0, in units of |vec|) to the surface of a primitive
 // of `type` and `size` at (pos, mat), or -1 when it misses. Planes count only from their front
 // (+z) side, within their rendered rectangle when size[0..1] > 0. A ray starting inside a solid
-// hits its surface from inside. Mesh and height-field types return -1: see Ray.
+// hits its surface from inside. Mesh and height-field types return -1: see RayMesh, RayHfield.
 double RayGeom(const double pos[3], const double mat[9], const double size[3],
                const double pnt[3], const double vec[3], GeomType type);
+
+// The same for mesh geom g: its nearest triangle, hit from either side (not its convex hull).
+// (mesh_vert, mesh_face, geom_xpos, geom_xmat, geom_size) => distance or -1
+double RayMesh(const Model& m, const Data& d, int g, const double pnt[3], const double vec[3]);
+// The same for hfield geom g: the solid between its base and its elevation surface (sides
+// included, and the plane z = 0 inside it, MuJoCo's top of the base box), each grid cell split along the diagonal from sample (r, c) to (r + 1, c + 1) as
+// MuJoCo 2.2.2 splits it. (hfield_*, geom_xpos, geom_xmat) => distance or -1
+double RayHfield(const Model& m, const Data& d, int g, const double pnt[3], const double vec[3]);
 
 // (geom_xpos, geom_xmat) => distance to the nearest geom hit by the ray pnt + x vec, x >= 0, and
 // its id in *geomid (-1 and -1 when nothing is hit). Excluded: geoms of body `bodyexclude`
 // (-1: none), geoms with rgba alpha 0, geoms of bodies welded to the world unless
 // `include_static`, and geoms other than planes whose group g (clamped to 0..5) has
 // geomgroup[g] == 0 when geomgroup is not null (MuJoCo 2.2.2 does not filter planes by group).
-// Mesh and height-field geoms are not intersected yet (RayNeedsMeshes).
 double Ray(const Model& m, const Data& d, const double pnt[3], const double vec[3],
            const unsigned char* geomgroup, bool include_static, int bodyexclude, int* geomid);
-
-// True when Ray could be asked to intersect a mesh or height-field geom that it does not
-// support yet, given the same exclusions (bodyexclude, alpha 0).
-bool RayNeedsMeshes(const Model& m, int bodyexclude);
 
 }  // namespace gauss

@@ -18,7 +18,8 @@
 //    qpos_spring: hinge/slide springref, otherwise qpos0.
 //  - Mesh geoms take their frame, size, bound and mass properties from their mesh
 //    (compile_mesh.cc); the mesh attribute on other types (fitting) is refused.
-//  - Planes are only allowed in static bodies (welded to the world). fromto works for capsule,
+//  - Hfield geoms take their size from their height field (compile_hfield.cc). Planes and
+//    height fields are only allowed in static bodies (welded to the world). fromto works for capsule,
 //    cylinder, box and ellipsoid, overrides any orientation and may not be combined with pos;
 //    for boxes and ellipsoids size[1] = size[0] and size[2] is the half-length.
 //  - dof_Madr: dof i takes 1 + (number of ancestor dofs) entries of the tree-sparse M.
@@ -270,13 +271,11 @@ void CompileGeoms(CompileContext* c, int b) {
       throw Error(g.src.Where("mesh"), "not supported yet: fitting a primitive geom to a mesh "
                                        "(the mesh attribute on a geom that is not type=\"mesh\")");
     }
-    if (g.type == GeomType::kHfield) {
-      throw Error(g.src.Where("type"), "not supported yet: hfield geom");
-    }
     if (g.shellinertia) throw Error(g.src.Where("shellinertia"), "not supported yet: shellinertia");
-    if (g.type == GeomType::kPlane && m.body_weldid[b] != 0) {
-      throw Error(g.src.Where("type"), "planes are only allowed in static bodies (the world or "
-                                       "bodies welded to it)");
+    if ((g.type == GeomType::kPlane || g.type == GeomType::kHfield) && m.body_weldid[b] != 0) {
+      throw Error(g.src.Where("type"), std::string(g.type == GeomType::kPlane ? "planes" : "height fields") +
+                                           " are only allowed in static bodies (the world or "
+                                           "bodies welded to it)");
     }
     if (g.condim != 1 && g.condim != 3 && g.condim != 4 && g.condim != 6) {
       throw Error(g.src.Where("condim"), "condim must be 1, 3, 4 or 6, found " +
@@ -297,6 +296,10 @@ void CompileGeoms(CompileContext* c, int b) {
     if (g.type == GeomType::kMesh) {
       // the mesh's frame, size, bound and mass properties (compile_mesh.cc)
       dataid = PlaceMeshGeom(*c, g, pos, quat, size, &rbound, &mass, inertia);
+    } else if (g.type == GeomType::kHfield) {
+      // (compile_hfield.cc) no mass, no bounding radius: MuJoCo 2.2.2's values
+      dataid = PlaceHfieldGeom(*c, g, size);
+      inertia[0] = inertia[1] = inertia[2] = 0;
     } else {
       mass = g.has_mass ? g.mass : g.density * GeomVolume(g.type, size);
       GeomInertia(g.type, size, mass, inertia);

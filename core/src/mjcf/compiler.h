@@ -2,6 +2,7 @@
 //
 // Stages (each in its own file):
 //   compile_mesh.cc     mesh assets: files, mass properties, principal frame, convex hulls
+//   compile_hfield.cc   height field assets: PNG and binary files, inline data, scaling
 //   compile_tree.cc     body order, frames (incl. coordinate="global"), joints, dofs, geoms,
 //                       sites, kinematic-tree bookkeeping, qpos0
 //   body_inertia.cc     mass properties of bodies (from <inertial> or from geoms)
@@ -58,7 +59,7 @@ struct CompileContext {
   std::vector<double> geom_inertia;      // (ngeom x 3) principal moments in the geom frame
   std::vector<double> xpos, xquat;       // (nbody x 3 / 4) global body frames at qpos0
   std::vector<MeshProps> meshes;         // (nmesh)
-  NameTable mesh_names;
+  NameTable mesh_names, hfield_names;
   NameTable body_names, joint_names, geom_names, site_names, camera_names, light_names,
       tendon_names, actuator_names, material_names, texture_names, equality_names, pair_names,
       exclude_names, sensor_names, key_names, numeric_names;
@@ -71,6 +72,16 @@ void CompileModel(ModelSpec* spec, Model* m);
 // Meshes: files read, mass properties, vertices in the principal frame, convex hulls.
 // (spec meshes) => (mesh_*, nmesh*, c->meshes)
 void CompileMeshes(CompileContext* c);
+// The file a <mesh file> or <hfield file> names (MuJoCo 2.2.2 looks for both in meshdir):
+// strippath drops the directories, a relative path starts at the model file's folder plus
+// compiler meshdir.
+std::string ResolveMeshPath(const ModelSpec& spec, const std::string& file);
+// Height fields: files read (PNG, MuJoCo's binary format), data scaled to [0, 1].
+// (spec hfields) => (hfield_*, nhfield*, c->hfield_names)
+void CompileHfields(CompileContext* c);
+// Size of an hfield geom from its height field (MuJoCo 2.2.2: radius_x, radius_y, half the
+// total height); returns the height field id. (geom spec) => (size)
+int PlaceHfieldGeom(const CompileContext& c, const GeomSpec& g, double size[3]);
 // Frame, size, bounding radius, mass and inertia of a mesh geom from its mesh; returns the
 // mesh id. (geom spec, placed pos/quat) => (pos, quat, size, rbound, mass, inertia)
 int PlaceMeshGeom(const CompileContext& c, const GeomSpec& g, double pos[3], double quat[4],

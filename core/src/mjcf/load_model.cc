@@ -75,6 +75,7 @@ void CompileModel(ModelSpec* spec, Model* m) {
   }
 
   CompileMeshes(&c);
+  CompileHfields(&c);
   CompileTree(&c);
   CompileBodyInertia(&c);
   CompileTendons(&c);

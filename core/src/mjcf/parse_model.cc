@@ -227,12 +227,65 @@ void ReadMesh(const XmlElement& c, ModelSpec* spec) {
   spec->meshes.push_back(mesh);
 }
 
-// (<asset>) => (meshes, material and texture names); hfields and skins refused
+// (<hfield>) => (spec.hfields): the file is read and the data scaled by the compiler
+// (compile_hfield.cc). Exactly one source: a file, or nrow and ncol (with optional inline
+// elevations, row by row from the largest y down, as in MuJoCo 3.x; zeros without them).
+void ReadHfield(const XmlElement& c, ModelSpec* spec) {
+  HfieldSpec h;
+  h.src = SourceOf(c);
+  ReadString(c, "name", &h.name);
+  ReadString(c, "file", &h.file);
+  const bool has_nrow = ReadInt(c, "nrow", &h.nrow);
+  const bool has_ncol = ReadInt(c, "ncol", &h.ncol);
+  RequireAttribute(c, "size");
+  ReadNumbers(c, "size", h.size, 4);
+  ReadNumberList(c, "elevation", &h.elevation);
+  for (int k = 0; k < 4; ++k) {
+    if (!(h.size[k] > 0)) {
+      throw Error(c.Where("size"), "the four sizes (radius_x radius_y elevation_z base_z) must be "
+                                   "positive");
+    }
+  }
+  if (!h.file.empty()) {
+    if (has_nrow || has_ncol || !h.elevation.empty()) {
+      throw Error(c.Where(has_nrow ? "nrow" : has_ncol ? "ncol" : "elevation"),
+                  "a height field takes its data from a file or from nrow/ncol (and elevation), "
+                  "not both");
+    }
+  } else {
+    if (!has_nrow || !has_ncol) {
+      throw Error(c.Where(has_nrow ? "ncol" : "nrow"),
+                  "a height field without a file needs both nrow and ncol");
+    }
+    if (h.nrow < 2 || h.ncol < 2) {
+      throw Error(c.Where(h.nrow < 2 ? "nrow" : "ncol"),
+                  "nrow and ncol must be at least 2, found " + std::to_string(h.nrow) + " x " +
+                      std::to_string(h.ncol));
+    }
+    const long n = static_cast<long>(h.nrow) * h.ncol;
+    if (!h.elevation.empty() && static_cast<long>(h.elevation.size()) != n) {
+      throw Error(c.Where("elevation"), "expected nrow x ncol = " + std::to_string(n) +
+                                            " values, found " +
+                                            std::to_string(h.elevation.size()));
+    }
+  }
+  if (h.name.empty()) {
+    if (h.file.empty()) throw Error(c.Where("name"), "a height field without a file needs a name");
+    h.name = std::filesystem::path(h.file).stem().string();  // MuJoCo's default name
+  }
+  spec->hfields.push_back(h);
+}
+
+// (<asset>) => (meshes, height fields, material and texture names); skins refused
 void ReadAsset(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
-    if (c.name == "hfield" || c.name == "skin") NotSupported(c, c.name + " asset");
+    if (c.name == "skin") NotSupported(c, c.name + " asset");
     if (c.name == "mesh") {
       ReadMesh(c, spec);
+      continue;
+    }
+    if (c.name == "hfield") {
+      ReadHfield(c, spec);
       continue;
     }
     std::string name;

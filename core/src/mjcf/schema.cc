@@ -158,8 +158,9 @@ Rule CustomRule() {
 Rule AssetRule() {
   Rule skin = Many("skin", {"name", "file", "material", "rgba", "inflate", "vertex", "texcoord",
                             "face", "group"});
-  Rule hfield = Many("hfield", {"name", "file", "nrow", "ncol", "size"});
-  skin.opaque = hfield.opaque = true;  // refused by the parser ("not supported yet")
+  // elevation: MuJoCo 3.x's inline data (not in 2.2.2), accepted with 3.x's meaning
+  Rule hfield = Many("hfield", {"name", "file", "nrow", "ncol", "size", "elevation"});
+  skin.opaque = true;  // refused by the parser ("not supported yet")
   return Many("asset",
               {},
               {Many("texture", {"name", "type", "file", "gridsize", "gridlayout", "fileright",

@@ -124,6 +124,16 @@ struct MeshSpec {
   std::vector<int> face;        // inline triangles (m x 3); none: the convex hull's
 };
 
+// <asset><hfield>: a height field from a PNG or binary file, inline elevations, or zeros.
+struct HfieldSpec {
+  Source src;
+  std::string name;              // "" until resolved: the file's stem
+  std::string file;              // as written; "" without a file
+  int nrow = 0, ncol = 0;        // given without a file: the grid size
+  double size[4] = {0, 0, 0, 0};
+  std::vector<double> elevation; // inline samples, first row = largest y (as MuJoCo 3.x)
+};
+
 // Cameras and lights are visual: only what other elements may refer to is kept.
 struct VisualObjectSpec {
   Source src;
@@ -322,6 +332,7 @@ struct ModelSpec {
   std::vector<std::pair<std::string, Source>> materials, textures;  // asset names
   std::vector<std::pair<std::string, Source>> material_textures;     // textures materials use
   std::vector<MeshSpec> meshes;
+  std::vector<HfieldSpec> hfields;
   BodySpec world;
   std::vector<ActuatorSpec> actuators;
   std::vector<TendonSpec> tendons;

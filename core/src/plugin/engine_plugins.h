@@ -15,10 +15,11 @@
 #include "gauss/collider.h"
 #include "gauss/solver.h"
 #include "sensors.h"
+#include "internal.h"
 
 namespace gauss {
 
-struct Engine::Plugins {
+struct GAUSS_INTERNAL Engine::Plugins {
   // Creates the integrator named by m.opt.integrator and the constraint solver named by
   // m.opt.solver (configured with the config's parameters), the colliders (config.colliders in
   // priority order, or the built-in primitive and ccd) when the model can have contacts, and

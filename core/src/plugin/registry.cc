@@ -28,6 +28,7 @@
 #include "elf_symbols.h"
 #include "plugin_probe.h"
 #include "gauss/error.h"
+#include "internal.h"
 
 namespace gauss {
 namespace fs = std::filesystem;
@@ -176,7 +177,7 @@ std::string LayoutDifference(const PluginEntry& entry) {
 
 // ---------------------------------------------------------------- registry state
 
-struct PluginRegistry::Impl {
+struct GAUSS_INTERNAL PluginRegistry::Impl {
   struct Directory {
     std::string path;    // absolute, as given (not canonical: shown to the user as written)
     std::string reason;  // why it is searched
@@ -242,8 +243,12 @@ std::vector<PluginRegistry::Impl::Directory> PluginRegistry::Impl::ComputeDirect
   std::error_code ec1, ec2;
   const fs::path here = fs::weakly_canonical(kernel_dir, ec1);
   const fs::path build_lib = fs::weakly_canonical(GAUSS_BUILD_LIB_DIR, ec2);
-  if (!kernel_dir.empty() && !ec1 && !ec2 && here == build_lib) {
-    push(GAUSS_BUILD_PLUGIN_DIR, "build tree of this Gauss, libgauss in " + here.string());
+  // the kernel is libgauss.so in the build tree's lib/, or linked into a program of the build
+  // tree's bin/ (tests and benchmarks of internals: gauss_embed_kernel in core/CMakeLists.txt)
+  std::error_code ec3;
+  const fs::path build_bin = fs::weakly_canonical(GAUSS_BUILD_BIN_DIR, ec3);
+  if (!kernel_dir.empty() && !ec1 && !ec2 && !ec3 && (here == build_lib || here == build_bin)) {
+    push(GAUSS_BUILD_PLUGIN_DIR, "build tree of this Gauss, kernel in " + here.string());
   } else if (!kernel_dir.empty() && fs::is_directory(kernel_dir / "gauss" / "plugins", ec)) {
     push(kernel_dir / "gauss" / "plugins", "next to the Gauss library " + kernel.string());
   } else {

@@ -1,6 +1,6 @@
 // The `ccd` collider plugin: contacts between any two convex geoms (sphere, capsule, ellipsoid,
-// cylinder, box, mesh as its convex hull) by libccd's Minkowski Portal Refinement, and planes
-// against ellipsoids and meshes. It follows MuJoCo 2.2.2's general convex collider, measured as
+// cylinder, box, mesh as its convex hull) by libccd's Minkowski Portal Refinement, planes
+// against ellipsoids and meshes, and height fields against all of them (hfield.cc). It follows MuJoCo 2.2.2's general convex collider, measured as
 // a black box (see docs/collision.md, "The ccd collider"):
 //  - both geoms inflated by half the margin (support.cc), so that MPR, which only detects
 //    penetration, finds pairs within the margin; dist = margin - depth;
@@ -155,6 +155,9 @@ class CcdCollider : public Collider {
   std::vector<std::pair<GeomType, GeomType>> Pairs() const override {
     std::vector<std::pair<GeomType, GeomType>> out = {{GeomType::kPlane, GeomType::kEllipsoid},
                                                       {GeomType::kPlane, GeomType::kMesh}};
+    for (int b = 0; b < kNumGeomTypes; ++b) {
+      if (ccd::IsConvexSolid(GeomType(b))) out.emplace_back(GeomType::kHfield, GeomType(b));
+    }
     for (int a = 0; a < kNumGeomTypes; ++a) {
       for (int b = a; b < kNumGeomTypes; ++b) {
         if (ccd::IsConvexSolid(GeomType(a)) && ccd::IsConvexSolid(GeomType(b))) {
@@ -175,6 +178,10 @@ class CcdCollider : public Collider {
       if (t2 != GeomType::kEllipsoid && t2 != GeomType::kMesh) return 0;
       return ccd::PlaneConvex(m, d, g1, g2, margin, out, max_contacts);
     }
+    if (t1 == GeomType::kHfield) {
+      if (!ccd::IsConvexSolid(t2)) return 0;
+      return ccd::HfieldConvex(m, d, g1, g2, margin, out, max_contacts);
+    }
     if (!ccd::IsConvexSolid(t1) || !ccd::IsConvexSolid(t2)) return 0;
     return ccd::ConvexConvex(m, d, g1, g2, margin, out, max_contacts);
   }
@@ -186,5 +193,5 @@ class CcdCollider : public Collider {
 GAUSS_COLLIDER_PLUGIN(gauss::CcdCollider, ccd, "1.0.0",
                       "convex-convex contacts by libccd's MPR (spheres, capsules, ellipsoids, "
                       "cylinders, boxes, mesh hulls), multiccd, planes against ellipsoids and "
-                      "meshes",
+                      "meshes, height fields against convex geoms",
                       gauss::kCapNone, gauss::kNoParams)

@@ -1,6 +1,6 @@
 // Internal interface of the `ccd` collider plugin: convex geoms as libccd sees them (support
-// and centre functions), the contact of one MPR run, MuJoCo's smooth-geom normals, and the
-// plane functions.
+// and centre functions), the contact of one MPR run, MuJoCo's smooth-geom normals, the plane
+// functions and height fields.
 //
 // Every geom is convex (a mesh is its convex hull). A geom is described by its world pose and
 // sizes, and inflated by half the pair's margin, so that MPR, which only finds penetration,
@@ -58,5 +58,10 @@ int MprContact(const Model& m, const ConvexGeom& a, const ConvexGeom& b, double 
 // (plane, geom poses) => (contacts), returns their number
 int PlaneConvex(const Model& m, const Data& d, int p, int g, double margin, Contact* out,
                 int max_contacts);
+
+// Height field (geom h) against a convex geom (g): one MPR contact per triangular prism of the
+// grid cells under g's bounding box (hfield.cc). (poses, field) => (contacts), their number
+int HfieldConvex(const Model& m, const Data& d, int h, int g, double margin, Contact* out,
+                 int max_contacts);
 
 }  // namespace gauss::ccd

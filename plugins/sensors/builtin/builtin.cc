@@ -108,10 +108,6 @@ class BuiltinSensors : public Sensor {
       if (m.sensor_refid[s] >= 0 && !HasFrame(m.sensor_reftype[s])) {
         throw Error("not supported yet: " + what + ": reference frames of this object type");
       }
-      if (kind == Kind::kRangefinder && RayNeedsMeshes(m, m.site_bodyid[m.sensor_objid[s]])) {
-        throw Error("not supported yet: " + what + ": ray casting against mesh and height-field "
-                    "geoms");
-      }
     }
   }
 

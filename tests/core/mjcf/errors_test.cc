@@ -184,8 +184,8 @@ TEST(MjcfErrors, MissingModelFile) {
 }
 
 TEST(MjcfErrors, NotSupportedYetNamesTheFeature) {
-  ExpectLoadError("bad_hfield.xml",
-                  {"bad_hfield.xml", 3, "hfield", "", "not supported yet: hfield asset"});
+  ExpectLoadError("bad_custom_text.xml",
+                  {"bad_custom_text.xml", 3, "text", "", "not supported yet: custom text"});
 }
 
 TEST(MjcfErrors, MissingMeshFile) {

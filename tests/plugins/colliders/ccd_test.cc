@@ -217,7 +217,9 @@ TEST(CcdPairs, ConvexPairsAndPlanesAgainstEllipsoidsAndMeshes) {
   EXPECT_TRUE(has(T::kPlane, T::kMesh));
   EXPECT_FALSE(has(T::kPlane, T::kBox));  // analytic: the primitive plugin's
   EXPECT_FALSE(has(T::kPlane, T::kHfield));
-  EXPECT_EQ(pairs.size(), 21u + 2u);
+  for (T b : solids) EXPECT_TRUE(has(T::kHfield, b)) << static_cast<int>(b);
+  EXPECT_FALSE(has(T::kHfield, T::kHfield));
+  EXPECT_EQ(pairs.size(), 21u + 2u + 6u);
 }
 
 }  // namespace

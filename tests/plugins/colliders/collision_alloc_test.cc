@@ -64,17 +64,20 @@ TEST(CollisionAllocation, NoHeapAllocationWithHundredsOfContacts) {
 namespace gauss {
 namespace {
 
-// The `ccd` plugin (MPR through libccd, mesh hulls, multiccd) allocates nothing either: libccd
-// works on the stack and the geoms it sees are copied into locals.
+// The `ccd` plugin (MPR through libccd, mesh hulls, multiccd, height-field prisms) allocates
+// nothing either: libccd works on the stack and the geoms it sees are copied into locals.
 TEST(CollisionAllocation, CcdPluginWithMeshesAndMulticcd) {
   if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
   const std::string xml = R"(
 <mujoco>
   <compiler meshdir="meshes"/>
   <option><flag multiccd="enable"/></option>
-  <asset><mesh name="box" file="box.stl"/><mesh name="oct" file="octagon.stl"/></asset>
+  <asset><mesh name="box" file="box.stl"/><mesh name="oct" file="octagon.stl"/>
+    <hfield name="bumps" nrow="3" ncol="4" size="0.3 0.3 0.08 0.05"
+            elevation="0 1 0 2  1 3 1 0  0 1 2 1"/></asset>
   <worldbody>
     <geom type="plane" size="0 0 1"/>
+    <geom type="hfield" hfield="bumps" pos="0.05 0 0.02"/>
     <body><freejoint/><geom type="mesh" mesh="box"/></body>
     <body><freejoint/><geom type="mesh" mesh="oct"/></body>
     <body><freejoint/><geom type="cylinder" size="0.1 0.15"/></body>
