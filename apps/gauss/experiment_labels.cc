@@ -66,6 +66,8 @@ const Label kLabels[] = {
     {"eq_residual", "equality residual", "m or rad"},
     {"limit_violation", "limit violation", "m or rad"},
     {"max_qvel", "max |qvel|", "m/s or rad/s"},
+    {"awake_trees", "awake kinematic trees", ""},
+    {"step_rate", "steps per second (this step)", "1/s"},
 };
 
 const Label* Find(const std::string& column) {

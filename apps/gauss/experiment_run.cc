@@ -51,7 +51,8 @@ using Clock = std::chrono::steady_clock;
 // Fixed trace columns before the tracked body and qpos (see TraceColumns).
 const char* const kTraceBase[] = {"time",    "energy",      "solver_iter", "solver_cost",
                                   "solver_gradient", "ncon", "nefc",       "penetration",
-                                  "eq_residual", "limit_violation", "max_qvel"};
+                                  "eq_residual", "limit_violation", "max_qvel",
+                                  "awake_trees", "step_rate"};
 constexpr int kNumTraceBase = sizeof(kTraceBase) / sizeof(kTraceBase[0]);
 
 // (src state and inputs) => dst: everything Forward reads. Equal sizes: no allocation.
@@ -305,7 +306,7 @@ RunResult RunOne(const RunSetup& setup, std::uint64_t seed, Workspace& ws,
       const double base[kNumTraceBase] = {
           time_before, acc.energy ? energy : kNaN, 0, 0, 0, static_cast<double>(d.ncon),
           static_cast<double>(d.nefc), std::max(0.0, v.penetration), v.equality,
-          std::max(0.0, v.limit), MaxAbs(d.qvel)};
+          std::max(0.0, v.limit), MaxAbs(d.qvel), static_cast<double>(d.ntree_awake), 0};
       result.trace.insert(result.trace.end(), base, base + kNumTraceBase);
       if (setup.track_body >= 0) {
         const double* p = d.xpos.data() + 3 * setup.track_body;
@@ -336,6 +337,8 @@ RunResult RunOne(const RunSetup& setup, std::uint64_t seed, Workspace& ws,
       result.trace[row + 2] = d.solver_iter;
       result.trace[row + 3] = acc.cost;
       result.trace[row + 4] = acc.gradient;
+      // this step's rate (steps per second of wall time), for plots of speed over time
+      result.trace[row + 12] = 1 / std::chrono::duration<double>((t1 - t0) + (t3 - t2)).count();
     }
     if (setup.max_qvel > 0 && MaxAbs(d.qvel) > setup.max_qvel) {
       result.status = RunStatus::kDiverged;

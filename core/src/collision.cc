@@ -8,6 +8,7 @@
 // docs/collision.md for the measured rules), so that solvers that depend on contact order
 // reproduce MuJoCo's results.
 #include "collision.h"
+#include "sleep.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,6 +130,9 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
   }
   // the collider sees the geom of smaller type first; the normal points from it to the other
   if (m.geom_type[g1] > m.geom_type[g2]) std::swap(g1, g2);
+  // sleeping: nothing moves between two geoms that are asleep or static (sleep.h)
+  const bool sleep = SleepEnabled(m);
+  if (sleep && !PairMayCollide(m, d, g1, g2)) return;
   const int t1 = static_cast<int>(m.geom_type[g1]), t2 = static_cast<int>(m.geom_type[g2]);
   const Collider* collider = table.pair[t1][t2];
   if (!collider) return;  // only type pairs that MuJoCo never collides (checked at creation)
@@ -157,6 +161,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
                    kMaxContactsPerPair);
   }
   if (num <= 0) return;
+  if (sleep) WakeByContact(m, d, g1, g2);
 
   PairParams p;
   if (ipair >= 0) {
@@ -241,11 +246,8 @@ class PairMerger {
   int next_ = 0;   // next explicit pair not yet collided
 };
 
-}  // namespace
-
-// (geom_xpos, geom_xmat) => (contact[0..ncon), ncon, warning_count[kContactFull])
-void Collision(const Model& m, Data& d, const CollisionTable& table) {
-  const ScopedTimer timer(StageStat(d, Timer::kCollision));
+// Collision without the sleeping rerun.
+void CollideAll(const Model& m, Data& d, const CollisionTable& table) {
   d.ncon = 0;
   if (m.opt.Disabled(kDisableConstraint) || m.opt.Disabled(kDisableContact) || m.nconmax <= 0 ||
       m.nbody < 2) {
@@ -284,6 +286,18 @@ void Collision(const Model& m, Data& d, const CollisionTable& table) {
     });
   }
   merger.Finish();
+}
+
+}  // namespace
+
+// (geom_xpos, geom_xmat) => (contact[0..ncon), ncon, warning_count[kContactFull])
+void Collision(const Model& m, Data& d, const CollisionTable& table) {
+  const ScopedTimer timer(StageStat(d, Timer::kCollision));
+  const int awake_before = d.ntree_awake;
+  CollideAll(m, d, table);
+  // an awake tree touched a sleeping one and woke it: again, for the contacts of the woken
+  // trees among themselves and with static geoms, skipped the first time (spec: 唤醒)
+  if (SleepEnabled(m) && d.ntree_awake != awake_before) CollideAll(m, d, table);
 }
 
 void BuildCollisionTable(const std::vector<const Collider*>& colliders, CollisionTable& table,

@@ -9,6 +9,7 @@
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
 #include "jacobian.h"
+#include "sleep.h"
 
 namespace gauss {
 
@@ -196,6 +197,8 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
   // rows whose Jacobian is zero at this configuration are kept, as MuJoCo 2.2.2 does (e.g. the
   // out-of-plane row of a connect closing a planar loop): their force is then determined by
   // the regularization alone
+  // sleeping trees keep no rows (their island is frozen; sleep.h)
+  if (SleepEnabled(m) && RowAsleep(m, d, cols, nnz)) return true;
   if (d.nefc >= m.njmax) {
     ++d.warning_count[static_cast<int>(Warning::kConstraintFull)];
     d.warning_index[static_cast<int>(Warning::kConstraintFull)] = d.nefc;

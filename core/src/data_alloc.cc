@@ -3,6 +3,8 @@
 #include "data_alloc.h"
 
 #include "constraint_assembly.h"
+#include "island.h"
+#include "sleep.h"
 
 #include <algorithm>
 
@@ -87,7 +89,8 @@ std::size_t ScratchSize(const Model& m) {
   const std::size_t nj = std::max(m.njmax, 0);
   return 256 + 2 * nM + 48 * nv + 4 * nq + 16 * na + 12 * static_cast<std::size_t>(m.nbody) +
          8 * nj +
-         12 * nv;  // transmissions' point Jacobians (tendons take 6 nv before, released)
+         12 * nv +  // transmissions' point Jacobians (tendons take 6 nv before, released)
+         IslandScratchSize(m);
 }
 
 void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
@@ -104,6 +107,15 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   d.efc_J_rowadr.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_colind.assign(IsSparse(m) ? static_cast<std::size_t>(nj) * MaxRowNonzeros(m) : 0, 0);
   d.solver_trace.assign(std::max(m.opt.iterations, 1), SolverIteration());
+  const int nt = std::max(m.ntree, 0);
+  for (auto* v : {&d.tree_island, &d.island_ntree, &d.island_nv, &d.island_nefc,
+                  &d.island_dofadr, &d.island_efcadr, &d.island_iter, &d.tree_asleep}) {
+    v->assign(nt, 0);
+  }
+  for (auto* v : {&d.dof_island, &d.island_dofind}) v->assign(m.nv, 0);
+  d.body_awake.assign(m.nbody, 0);
+  for (auto* v : {&d.efc_island, &d.island_efcind}) v->assign(nj, 0);
+  d.island_contact.assign(UsesIslands(m) ? std::max(m.nconmax, 0) : 0, Contact());
   d.arena.Reserve(ScratchSize(m) + plugin_scratch);
   ResetData(m, d);
 }
@@ -128,6 +140,8 @@ void ResetData(const Model& m, Data& d) {
   d.nefc = 0;
   d.ne = 0;
   d.nf = 0;
+  d.nisland = 0;
+  ResetSleep(m, d);
 }
 
 }  // namespace gauss

@@ -17,6 +17,9 @@
 #include "gauss/integrator.h"
 #include "gauss/solver.h"
 #include "gauss/sparse_inertia.h"
+#include "island.h"
+#include "sleep.h"
+#include "trees.h"
 #include "pipeline.h"
 #include "profile_timer.h"
 #include "sensors.h"
@@ -24,9 +27,32 @@
 namespace gauss {
 namespace {
 
+void IntegratePlugin(const Engine& engine, const Integrator& integrator, const char* name, Data& d);
+
 // The integrator plugin's step; when profiling, its time without the forward evaluations it
 // calls goes to the integration timer and to the integrator's plugin timer (slot 0).
 void IntegrateTimed(const Engine& engine, const Integrator& integrator, const char* name, Data& d) {
+  const Model& m = engine.model();
+  if (SleepEnabled(m)) {
+    if (EverythingAsleep(m, d)) {  // nothing moves
+      d.time += m.opt.timestep;
+      return;
+    }
+    // sleeping trees keep their qpos and zero qvel whatever the integrator does; then the
+    // countdown and falling asleep (sleep.h)
+    ArenaScope scope(d.arena);
+    double* frozen = d.arena.Doubles(m.nq);
+    SaveSleepingPositions(m, d, frozen);
+    IntegratePlugin(engine, integrator, name, d);
+    RestoreSleepingPositions(m, d, frozen);
+    UpdateSleep(m, d);
+    return;
+  }
+  IntegratePlugin(engine, integrator, name, d);
+}
+
+// IntegrateTimed without the sleeping bookkeeping.
+void IntegratePlugin(const Engine& engine, const Integrator& integrator, const char* name, Data& d) {
   const PluginCallScope mark("integrator", name, "integration");
   if (!d.profile.enabled) {
     integrator.Integrate(engine, d);
@@ -49,6 +75,7 @@ void IntegrateTimed(const Engine& engine, const Integrator& integrator, const ch
 Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginRegistry* registry)
     : model_(std::make_shared<Model>(*model)), config_(config) {
   ApplyConfig(config_, model_->opt);
+  if (model_->body_treeid.size() != static_cast<std::size_t>(model_->nbody)) CompileTrees(*model_);
   plugins_ = std::make_unique<Plugins>(*model_, config_, registry);
 }
 
@@ -88,6 +115,15 @@ void Engine::Forward(Data& d) const {
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
   const ScopedTimer timer(StageStat(d, Timer::kForward));
+  if (skip == Stage::kNone && SleepEnabled(*model_)) {
+    // every tree asleep and nothing woke one: every result stays as it was (sleep.h)
+    WakeTrees(*model_, d);
+    if (EverythingAsleep(*model_, d)) {
+      std::fill(d.qacc.begin(), d.qacc.end(), 0.0);
+      if (control_) control_(*model_, d);
+      return;
+    }
+  }
   if (skip == Stage::kNone) {
     PositionStage(d);
     if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);
@@ -104,6 +140,7 @@ void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
 void Engine::PositionStage(Data& d) const {
   const Model& m = *model_;
   const ScopedTimer timer(StageStat(d, Timer::kPosition));
+  if (SleepEnabled(m)) WakeTrees(m, d);  // user inputs, mocap motion, couplings (sleep.h)
   {
     const ScopedTimer kinematics(StageStat(d, Timer::kPosKinematics));
     Kinematics(m, d);          //  2. body, joint, geom and site poses
@@ -119,6 +156,7 @@ void Engine::PositionStage(Data& d) const {
   {
     const ScopedTimer constraint(StageStat(d, Timer::kPosConstraint));
     MakeConstraints(m, d);     //  9. constraint rows, Jacobian, soft parameters (11.)
+    if (UsesIslands(m)) FindIslands(m, d);  // trees coupled by rows (island.h)
   }
   {
     const ScopedTimer transmission(StageStat(d, Timer::kPosTransmission));
@@ -168,8 +206,10 @@ void Engine::SolveConstraints(Data& d) const {
     {
       const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
       const ScopedTimer plugin_timer(PluginStat(d, 1));  // the solver's slot
-      result = plugins_->solver.instance->Solve(problem, d.arena, d.qacc.data(),
-                                                d.efc_force.data(), d.solver_trace.data());
+      const ConstraintSolver& solver = *plugins_->solver.instance;
+      result = UsesIslands(m) ? SolveByIsland(problem, solver, d, d.solver_trace.data())
+                              : solver.Solve(problem, d.arena, d.qacc.data(),
+                                             d.efc_force.data(), d.solver_trace.data());
     }
     d.solver_iter = result.iterations;
     MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
@@ -180,6 +220,7 @@ void Engine::SolveConstraints(Data& d) const {
     for (int i = 0; i < d.nefc; ++i) jar[i] -= d.efc_aref[i];
     ConstraintCost(problem, jar, nullptr, d.efc_state.data());
   }
+  if (SleepEnabled(m)) ZeroSleepingAcceleration(m, d);  // frozen trees do not accelerate
   // the solver's warmstart for the next evaluation is this acceleration
   std::copy(d.qacc.begin(), d.qacc.end(), d.qacc_warmstart.begin());
 }

@@ -1,6 +1,7 @@
 // Forward kinematics (spec stage 2): global poses of bodies, joints, geoms and sites.
 #include "gauss/math.h"
 #include "pipeline.h"
+#include "sleep.h"
 
 namespace gauss {
 
@@ -31,8 +32,10 @@ void Kinematics(const Model& m, Data& d) {
   Zero3(d.xipos.data());
   QuatToMat(d.ximat.data(), d.xquat.data());
 
-  // bodies in tree order: a parent always precedes its children
+  // bodies in tree order: a parent always precedes its children. Bodies of sleeping trees
+  // keep their frames (their qpos is frozen; sleep.h)
   for (int b = 1; b < m.nbody; ++b) {
+    if (BodyAsleep(m, d, b)) continue;
     double pos[3], quat[4];
     const int jntadr = m.body_jntadr[b];
     const int jntnum = m.body_jntnum[b];
@@ -120,10 +123,12 @@ void Kinematics(const Model& m, Data& d) {
 
   // geoms and sites: fixed frames in their bodies
   for (int g = 0; g < m.ngeom; ++g) {
+    if (BodyAsleep(m, d, m.geom_bodyid[g])) continue;
     FixedFrame(d, m.geom_bodyid[g], m.geom_pos.data() + 3 * g, m.geom_quat.data() + 4 * g,
                d.geom_xpos.data() + 3 * g, d.geom_xmat.data() + 9 * g);
   }
   for (int s = 0; s < m.nsite; ++s) {
+    if (BodyAsleep(m, d, m.site_bodyid[s])) continue;
     FixedFrame(d, m.site_bodyid[s], m.site_pos.data() + 3 * s, m.site_quat.data() + 4 * s,
                d.site_xpos.data() + 3 * s, d.site_xmat.data() + 9 * s);
   }

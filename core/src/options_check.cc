@@ -27,7 +27,8 @@ OptionProblem CheckOptions(const Options& o) {
                       {"noslip_tolerance", o.noslip_tolerance},
                       {"mpr_tolerance", o.ccd_tolerance},
                       {"density", o.density},
-                      {"viscosity", o.viscosity}};
+                      {"viscosity", o.viscosity},
+                      {"sleep_tolerance", o.sleep_tolerance}};
   for (const auto& n : nonnegatives) {
     if (!nonnegative(n.value)) {
       return {n.field, std::string(n.field) + " must be a finite number >= 0, got " + Text(n.value)};

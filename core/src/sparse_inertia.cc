@@ -9,8 +9,15 @@ namespace {
 inline int RowLength(const Model& m, int i) {
   return (i + 1 < m.nv ? m.dof_Madr[i + 1] : m.nM) - m.dof_Madr[i];
 }
+inline int RowLength(const TreeSparseLayout& l, int i) {
+  return (i + 1 < l.nv ? l.Madr[i + 1] : l.nM) - l.Madr[i];
+}
 
 }  // namespace
+
+TreeSparseLayout LayoutOf(const Model& m) {
+  return TreeSparseLayout{m.nv, m.nM, m.dof_Madr.data(), m.dof_parentid.data()};
+}
 
 int FactorLTDL(const Model& m, double* mat, double* diag_inv) {
   // Eliminate dofs from the leaves up (highest index first: a dof's descendants all have larger
@@ -37,38 +44,53 @@ int FactorLTDL(const Model& m, double* mat, double* diag_inv) {
   return bad;
 }
 
-void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x) {
+void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_inv, double* x) {
   // M = L' D L: solve L' w = y (leaves to root), then D z = w, then L x = z (root to leaves).
-  for (int k = m.nv - 1; k >= 0; --k) {
+  for (int k = l.nv - 1; k >= 0; --k) {
     const double xk = x[k];
     if (xk == 0) continue;
-    const int adr = m.dof_Madr[k];
-    const int len = RowLength(m, k);
-    int i = m.dof_parentid[k];
-    for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) x[i] -= LD[adr + a] * xk;
+    const int adr = l.Madr[k];
+    const int len = RowLength(l, k);
+    int i = l.parentid[k];
+    for (int a = 1; a < len; ++a, i = l.parentid[i]) x[i] -= LD[adr + a] * xk;
   }
-  for (int k = 0; k < m.nv; ++k) x[k] *= diag_inv[k];
-  for (int k = 0; k < m.nv; ++k) {
-    const int adr = m.dof_Madr[k];
-    const int len = RowLength(m, k);
+  for (int k = 0; k < l.nv; ++k) x[k] *= diag_inv[k];
+  for (int k = 0; k < l.nv; ++k) {
+    const int adr = l.Madr[k];
+    const int len = RowLength(l, k);
     double sum = 0;
-    int i = m.dof_parentid[k];
-    for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) sum += LD[adr + a] * x[i];
+    int i = l.parentid[k];
+    for (int a = 1; a < len; ++a, i = l.parentid[i]) sum += LD[adr + a] * x[i];
     x[k] -= sum;
   }
 }
 
-void MulTreeSparse(const Model& m, const double* M, const double* x, double* y) {
+void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, double* y) {
   // every stored off-diagonal entry M(k,i) contributes to both y[k] and y[i]
-  for (int k = 0; k < m.nv; ++k) y[k] = M[m.dof_Madr[k]] * x[k];
-  for (int k = 0; k < m.nv; ++k) {
-    const int adr = m.dof_Madr[k];
-    const int len = RowLength(m, k);
-    int i = m.dof_parentid[k];
-    for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) {
+  for (int k = 0; k < l.nv; ++k) y[k] = M[l.Madr[k]] * x[k];
+  for (int k = 0; k < l.nv; ++k) {
+    const int adr = l.Madr[k];
+    const int len = RowLength(l, k);
+    int i = l.parentid[k];
+    for (int a = 1; a < len; ++a, i = l.parentid[i]) {
       y[k] += M[adr + a] * x[i];
       y[i] += M[adr + a] * x[k];
     }
+  }
+}
+
+void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x) {
+  SolveLTDL(LayoutOf(m), LD, diag_inv, x);
+}
+
+void MulTreeSparse(const Model& m, const double* M, const double* x, double* y) {
+  MulTreeSparse(LayoutOf(m), M, x, y);
+}
+
+void AddTreeSparseToDense(const TreeSparseLayout& l, const double* M, double* H) {
+  for (int i = 0; i < l.nv; ++i) {
+    int adr = l.Madr[i];
+    for (int j = i; j >= 0; j = l.parentid[j]) H[i * l.nv + j] += M[adr++];
   }
 }
 

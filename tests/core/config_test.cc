@@ -65,6 +65,7 @@ void ExpectSameOptions(const Options& a, const Options& b) {
   EXPECT_EQ(a.gravity, b.gravity);
   EXPECT_EQ(a.disableflags, b.disableflags);
   EXPECT_EQ(a.enableflags, b.enableflags);
+  EXPECT_EQ(a.sleep_tolerance, b.sleep_tolerance);
 }
 
 TEST(Config, EmptyConfigChangesNothing) {
@@ -151,7 +152,8 @@ TEST(Config, EveryFlagName) {
     ApplyConfig(ParseConfig(std::string("flags: {") + names[i] + ": true}", "f.yaml"), o);
     EXPECT_EQ(o.disableflags, 0u) << names[i];
   }
-  const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd"};
+  const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd", "island",
+                          "sleep"};
   for (int i = 0; i < kNumEnableBits; ++i) {
     Options o;
     Config c;

@@ -12,6 +12,7 @@
   X(Options, noslip_iterations) \
   X(Options, ccd_tolerance) \
   X(Options, ccd_iterations) \
+  X(Options, sleep_tolerance) \
   X(Options, gravity) \
   X(Options, wind) \
   X(Options, magnetic) \
@@ -39,6 +40,7 @@
   X(Model, ngeom) \
   X(Model, nsite) \
   X(Model, nmocap) \
+  X(Model, ntree) \
   X(Model, neq) \
   X(Model, ntendon) \
   X(Model, nwrap) \
@@ -106,6 +108,15 @@
   X(Model, dof_armature) \
   X(Model, dof_damping) \
   X(Model, dof_invweight0) \
+  X(Model, dof_length) \
+  X(Model, body_treeid) \
+  X(Model, dof_treeid) \
+  X(Model, tree_bodyadr) \
+  X(Model, tree_bodynum) \
+  X(Model, tree_dofadr) \
+  X(Model, tree_dofnum) \
+  X(Model, body_sleep) \
+  X(Model, tree_sleep_policy) \
   X(Model, geom_type) \
   X(Model, geom_contype) \
   X(Model, geom_conaffinity) \
@@ -385,6 +396,22 @@
   X(Data, nf) \
   X(Data, ncon) \
   X(Data, nefc) \
+  X(Data, nisland) \
+  X(Data, tree_island) \
+  X(Data, dof_island) \
+  X(Data, efc_island) \
+  X(Data, island_ntree) \
+  X(Data, island_nv) \
+  X(Data, island_nefc) \
+  X(Data, island_dofadr) \
+  X(Data, island_dofind) \
+  X(Data, island_efcadr) \
+  X(Data, island_efcind) \
+  X(Data, island_iter) \
+  X(Data, island_contact) \
+  X(Data, tree_asleep) \
+  X(Data, body_awake) \
+  X(Data, ntree_awake) \
   X(Data, arena)
 
 // constraint.h

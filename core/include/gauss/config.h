@@ -28,6 +28,7 @@ struct Config {
 
   // overrides of MJCF <option>
   std::optional<double> timestep;
+  std::optional<double> sleep_tolerance;  // m/s (sleep flag; docs/islands.md)
   std::optional<int> iterations;    // solver.iterations
   std::optional<double> tolerance;  // solver.tolerance
   std::optional<Cone> cone;

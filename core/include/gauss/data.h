@@ -133,6 +133,32 @@ struct Data {
   int ncon = 0;                        // number of contacts
   int nefc = 0;                        // number of scalar constraint rows
 
+  // ---------------------------------------------------------------- constraint islands
+  // Trees coupled by constraint rows (docs/islands.md); found every position stage when the
+  // island or sleep flag is on (nisland stays 0 otherwise). Trees without rows belong to no
+  // island (-1). Islands are numbered by their first tree. Capacities: ntree islands.
+  int nisland = 0;
+  std::vector<int> tree_island;        // (ntree) island of each tree, -1: none
+  std::vector<int> dof_island;         // (nv) island of each dof, -1: none
+  std::vector<int> efc_island;         // (njmax) island of each row, -1: none
+  std::vector<int> island_ntree;       // (ntree) trees of each island
+  std::vector<int> island_nv;          // (ntree) dofs of each island
+  std::vector<int> island_nefc;        // (ntree) rows of each island
+  std::vector<int> island_dofadr;      // (ntree) first entry of each island in island_dofind
+  std::vector<int> island_dofind;      // (nv) dofs grouped by island, increasing in each
+  std::vector<int> island_efcadr;      // (ntree) first entry of each island in island_efcind
+  std::vector<int> island_efcind;      // (njmax) rows grouped by island, increasing in each
+  std::vector<int> island_iter;        // (ntree) solver iterations of each island
+  std::vector<Contact> island_contact; // (nconmax) scratch: one island's contacts, renumbered
+
+  // ---------------------------------------------------------------- sleeping
+  // tree_asleep < 0: awake, counting up from -(1 + kMinAwake) while the tree is at rest, -1:
+  // ready to sleep; >= 0: asleep, the next tree of its sleeping island (a cycle).
+  std::vector<int> tree_asleep;        // (ntree)
+  std::vector<int> body_awake;         // (nbody) 1: its tree is awake, or a mocap body that moved
+                                       // this step; 0: asleep or static
+  int ntree_awake = 0;                 // trees awake (counted when sleep is on)
+
   // ---------------------------------------------------------------- scratch memory
   Arena arena;
 };

@@ -25,6 +25,7 @@ struct Model {
   int ngeom = 0;     // number of geoms
   int nsite = 0;     // number of sites
   int nmocap = 0;    // number of mocap bodies
+  int ntree = 0;     // number of kinematic trees with dofs (children of the world; trees.h)
   int neq = 0;       // number of equality constraints
   int ntendon = 0;   // number of tendons
   int nwrap = 0;     // number of tendon path elements
@@ -102,6 +103,21 @@ struct Model {
   std::vector<double> dof_armature;     // (nv)
   std::vector<double> dof_damping;      // (nv)
   std::vector<double> dof_invweight0;   // (nv) diagonal of inv(M) at qpos0
+  std::vector<double> dof_length;       // (nv) length scale (m): 1 for translational dofs, the
+                                        // size of the moving geoms for rotational ones (sleep)
+
+  // ---------------------------------------------------------------- kinematic trees
+  // A tree is a child of the world with all its descendants, counted when it has dofs; its
+  // bodies and its dofs are contiguous. Written by CompileTrees (core/src/trees.h).
+  std::vector<int> body_treeid;         // (nbody) tree of the body, -1 for static bodies
+  std::vector<int> dof_treeid;          // (nv)
+  std::vector<int> tree_bodyadr;        // (ntree) first body
+  std::vector<int> tree_bodynum;        // (ntree)
+  std::vector<int> tree_dofadr;         // (ntree) first dof
+  std::vector<int> tree_dofnum;         // (ntree)
+  std::vector<int> body_sleep;          // (nbody) MJCF body/sleep as written (SleepPolicy)
+  std::vector<int> tree_sleep_policy;   // (ntree) resolved: kSleepNever, kSleepAllowed or
+                                        // kSleepInit
 
   // ---------------------------------------------------------------- geoms
   std::vector<GeomType> geom_type;      // (ngeom)

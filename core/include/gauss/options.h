@@ -21,6 +21,10 @@ struct Options {
   double ccd_tolerance = 1e-6;    // MJCF mpr_tolerance
   int ccd_iterations = 50;        // MJCF mpr_iterations
 
+  // sleeping (kEnableSleep): a tree counts as at rest while max |qvel * dof_length| of its
+  // dofs stays below this speed (m/s)
+  double sleep_tolerance = 1e-3;
+
   // physical constants
   std::array<double, 3> gravity{0, 0, -9.81};
   std::array<double, 3> wind{0, 0, 0};

@@ -13,14 +13,29 @@
 
 namespace gauss {
 
+// Where the rows of a tree-sparse matrix are: the model's (LayoutOf) or the rows of one
+// constraint island copied out of it (the kernel's per-island problems, docs/islands.md).
+struct TreeSparseLayout {
+  int nv = 0;
+  int nM = 0;
+  const int* Madr = nullptr;      // (nv) first stored entry of each row
+  const int* parentid = nullptr;  // (nv) parent dof, -1 at a root
+};
+TreeSparseLayout LayoutOf(const Model& m);
+
 // mat (nM): M on input, its L'DL factor on output; diag_inv (nv) = 1/D. Returns the index of
 // the first dof whose pivot is not positive (the factor is then unusable), or -1 on success.
 int FactorLTDL(const Model& m, double* mat, double* diag_inv);
 
 // x (nv): y on input, M^-1 y on output, given the factor (LD, diag_inv) from FactorLTDL.
 void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x);
+void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_inv, double* x);
 
 // y = M x for the tree-sparse M (not factored). x and y must not alias.
 void MulTreeSparse(const Model& m, const double* M, const double* x, double* y);
+void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, double* y);
+
+// H (nv x nv, row-major, lower triangle) += M for the tree-sparse M.
+void AddTreeSparseToDense(const TreeSparseLayout& l, const double* M, double* H);
 
 }  // namespace gauss

@@ -71,15 +71,22 @@ enum EnableBit : unsigned {
   kEnableFwdinv = 1u << 2,
   kEnableSensornoise = 1u << 3,
   kEnableMulticcd = 1u << 4,
+  kEnableIsland = 1u << 5,  // solve each constraint island on its own (MuJoCo 3.x: on by default)
+  kEnableSleep = 1u << 6,   // islands at rest fall asleep (spec 002, sleeping islands)
 };
-inline constexpr int kNumEnableBits = 5;
+inline constexpr int kNumEnableBits = 7;
+
+// Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
+// at compile time: never for trees that an actuator drives, allowed otherwise.
+enum SleepPolicy : int { kSleepAuto = 0, kSleepNever = 1, kSleepAllowed = 2, kSleepInit = 3 };
 
 // MJCF names of the flags, indexed by bit position.
 inline constexpr const char* kDisableNames[kNumDisableBits] = {
     "constraint", "equality", "frictionloss", "limit",    "contact",   "passive",  "gravity",
     "clampctrl",  "warmstart", "filterparent", "actuation", "refsafe", "sensor"};
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
-                                                             "sensornoise", "multiccd"};
+                                                             "sensornoise", "multiccd", "island",
+                                                             "sleep"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

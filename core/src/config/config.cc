@@ -202,6 +202,10 @@ void ReadTopLevel(Reader& r, const std::string& key, const YAML::Node& value, Co
     const double h = r.Number(value, key);
     if (!(h > 0)) r.Fail(value, key, "expected a number > 0, got '" + value.Scalar() + "'");
     config.timestep = h;
+  } else if (key == "sleep_tolerance") {
+    const double tol = r.Number(value, key);
+    if (!(tol >= 0)) r.Fail(value, key, "expected a number >= 0, got '" + value.Scalar() + "'");
+    config.sleep_tolerance = tol;
   } else if (key == "cone") {
     const std::string text = r.Scalar(value, key, std::string("one of: ") + kConeWords);
     Cone cone{};
@@ -250,7 +254,7 @@ void ReadTopLevel(Reader& r, const std::string& key, const YAML::Node& value, Co
 const std::vector<std::string>& TopLevelKeys() {
   static const std::vector<std::string> keys = {"integrator", "solver", "timestep", "cone",
                                                 "jacobian",   "gravity", "flags",   "colliders",
-                                                "plugins"};
+                                                "plugins",    "sleep_tolerance"};
   return keys;
 }
 

@@ -115,7 +115,8 @@ std::vector<std::string> ConfigKeys() {
           "solver",          "solver.name",       "solver.iterations",
           "solver.tolerance", "solver.params.<key>", "timestep",
           "cone",            "jacobian",          "gravity",
-          "flags.<flag>",    "colliders",         "plugins.paths"};
+          "flags.<flag>",    "colliders",         "plugins.paths",
+          "sleep_tolerance"};
 }
 
 void ApplySetting(Config& config, const std::string& key_equals_value) {
@@ -147,6 +148,10 @@ void ApplySetting(Config& config, const std::string& key_equals_value) {
     const double h = SetNumber(key, value);
     if (!(h > 0)) BadValue(key, value, "a number > 0");
     config.timestep = h;
+  } else if (key == "sleep_tolerance") {
+    const double tol = SetNumber(key, value);
+    if (!(tol >= 0)) BadValue(key, value, "a number >= 0");
+    config.sleep_tolerance = tol;
   } else if (key == "cone") {
     Cone cone{};
     if (!ParseCone(value, &cone)) BadValue(key, value, std::string("one of: ") + kConeWords);
@@ -201,6 +206,10 @@ void ApplyConfig(const Config& config, Options& options) {
     if (!(*config.timestep > 0)) throw Error("configuration: timestep must be > 0");
     options.timestep = *config.timestep;
   }
+  if (config.sleep_tolerance) {
+    if (!(*config.sleep_tolerance >= 0)) throw Error("configuration: sleep_tolerance must be >= 0");
+    options.sleep_tolerance = *config.sleep_tolerance;
+  }
   if (config.iterations) {
     if (*config.iterations < 0) throw Error("configuration: solver.iterations must be >= 0");
     options.iterations = *config.iterations;
@@ -236,6 +245,9 @@ std::string ResolvedConfigYaml(const Config& config, const Options& resolved) {
   out += "  tolerance: " + FormatDouble(resolved.tolerance) + "\n";
   out += "  params:" + ParamsYaml(config.solver_params, "    ");
   out += "timestep: " + FormatDouble(resolved.timestep) + "\n";
+  if (resolved.Enabled(kEnableSleep)) {
+    out += "sleep_tolerance: " + FormatDouble(resolved.sleep_tolerance) + "\n";
+  }
   out += std::string("cone: ") + ConeName(resolved.cone) + "\n";
   out += std::string("jacobian: ") + JacobianName(resolved.jacobian) + "\n";
   out += "gravity: [" + FormatDouble(resolved.gravity[0]) + ", " +

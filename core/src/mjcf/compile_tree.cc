@@ -401,6 +401,7 @@ void CompileTree(CompileContext* c) {
   m.body_pos.assign(3 * nb, 0);
   m.body_quat.assign(4 * nb, 0);
   m.body_gravcomp.assign(nb, 0);
+  m.body_sleep.assign(nb, kSleepAuto);
   m.body_name.resize(nb);
   c->xpos.assign(3 * nb, 0);
   c->xquat.assign(4 * nb, 0);
@@ -422,6 +423,7 @@ void CompileTree(CompileContext* c) {
     m.body_parentid[b] = parent;
     m.body_rootid[b] = parent == 0 ? b : m.body_rootid[parent];
     m.body_weldid[b] = s.joints.empty() ? m.body_weldid[parent] : b;
+    m.body_sleep[b] = s.sleep;
     if (s.mocap) {
       if (parent != 0 || !s.joints.empty()) {
         throw Error(s.src.Where("mocap"),

@@ -2,6 +2,7 @@
 // parse, compile), the compile driver (stage order, sizes, statistics) and the name tables.
 #include <algorithm>
 
+#include "trees.h"
 #include "gauss/mjcf.h"
 #include "mjcf/compiler.h"
 #include "mjcf/parser.h"
@@ -91,6 +92,7 @@ void CompileModel(ModelSpec* spec, Model* m) {
   m->body_invweight0.assign(2 * m->nbody, 0);
   m->dof_invweight0.assign(m->nv, 0);
   ResolveTendonSpringLengths(&c);
+  CompileTrees(*m);
   SetConstants(*m);
   SetActuatorConstants(*m);  // actuator_length0, actuator_acc0 (lengthrange.cc)
   ApplySpringDampers(&c);

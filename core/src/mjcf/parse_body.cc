@@ -124,6 +124,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec
       ReadNumbers(c, "pos", child->pos, 3);
       ReadOrientation(c, &child->orient);
       ReadBool(c, "mocap", &child->mocap);
+      ReadKeyword(c, "sleep", {"auto", "never", "allowed", "init"}, &child->sleep);
       std::vector<double> user;
       ReadNumberList(c, "user", &user);
       ReadBodyContents(c, cls, false, spec, child.get());

@@ -96,6 +96,7 @@ void ReadOption(const XmlElement& e, Options* o) {
     NotSupported(e, "noslip post-processing (noslip_iterations > 0)", "noslip_iterations");
   }
   ReadInt(e, "mpr_iterations", &o->ccd_iterations);
+  ReadNumber(e, "sleep_tolerance", &o->sleep_tolerance);
   // the one validation every source of options goes through (options_check.h)
   const OptionProblem problem = CheckOptions(*o);
   if (problem.field) throw Error(e.Where(problem.field), problem.message);

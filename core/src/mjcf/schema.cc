@@ -98,11 +98,12 @@ Rule OptionRule() {
               {"timestep", "apirate", "impratio", "tolerance", "noslip_tolerance",
                "mpr_tolerance", "gravity", "wind", "magnetic", "density", "viscosity",
                "o_margin", "o_solref", "o_solimp", "integrator", "collision", "cone",
-               "jacobian", "solver", "iterations", "noslip_iterations", "mpr_iterations"},
+               "jacobian", "solver", "iterations", "noslip_iterations", "mpr_iterations",
+               "sleep_tolerance"},
               {One("flag", {"constraint", "equality", "frictionloss", "limit", "contact",
                             "passive", "gravity", "clampctrl", "warmstart", "filterparent",
                             "actuation", "refsafe", "sensor", "override", "energy", "fwdinv",
-                            "sensornoise", "multiccd"})});
+                            "sensornoise", "multiccd", "island", "sleep"})});
 }
 
 Rule SizeRule() {
@@ -176,7 +177,7 @@ Rule BodyRule() {
   Rule composite = Many("composite", {"prefix", "type", "count", "spacing", "offset",
                                       "flatinertia", "solrefsmooth", "solimpsmooth"});
   composite.opaque = true;
-  Rule body = Many("body", Cat({{"name", "childclass", "pos", "mocap", "user"}, kOrientation}),
+  Rule body = Many("body", Cat({{"name", "childclass", "pos", "mocap", "sleep", "user"}, kOrientation}),
                    {One("inertial", Cat({{"pos", "mass", "diaginertia", "fullinertia"},
                                          kOrientation})),
                     Many("joint", Cat({{"name", "class"}, kJoint})),

@@ -158,6 +158,7 @@ struct BodySpec {
   double pos[3] = {0, 0, 0};
   Orientation orient;
   bool mocap = false;
+  int sleep = 0;  // body/sleep: a SleepPolicy (auto, never, allowed, init)
   bool has_inertial = false;
   InertialSpec inertial;
   std::vector<JointSpec> joints;

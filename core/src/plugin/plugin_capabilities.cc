@@ -66,6 +66,15 @@ void Engine::Plugins::CheckCapabilities(const Model& m, PluginRegistry& registry
                 Alternatives(registry, PluginKind::kIntegrator, kCapSingleStep, 0));
   }
 
+  // sleeping wakes and freezes trees between whole steps; a multi-stage integrator would see
+  // trees wake inside a step (the spec does not support RK4 with sleep either)
+  if (m.opt.Enabled(kEnableSleep) && !(integrator.capabilities & kCapSingleStep)) {
+    throw Error("the sleep flag needs a single-step integrator, but integrator '" +
+                integrator.name + "' evaluates the dynamics several times per step; "
+                "integrators that do not: " +
+                Alternatives(registry, PluginKind::kIntegrator, kCapSingleStep, 0));
+  }
+
   // an integrator that needs actuator velocity derivatives, against the actuator plugins used
   const bool actuated = m.nu > 0 && !m.opt.Disabled(kDisableActuation);
   if ((integrator.capabilities & kCapNeedsVelocityDerivative) && actuated) {

@@ -1,0 +1,133 @@
+// FindIslands (island.h): union-find over kinematic trees, every position stage.
+#include "island.h"
+
+#include <algorithm>
+
+#include "gauss/constraint.h"
+
+namespace gauss {
+namespace {
+
+// Root of tree t in the union-find forest `parent`, halving the path on the way.
+int FindRoot(int* parent, int t) {
+  while (parent[t] != t) {
+    parent[t] = parent[parent[t]];
+    t = parent[t];
+  }
+  return t;
+}
+
+void Unite(int* parent, int a, int b) {
+  a = FindRoot(parent, a);
+  b = FindRoot(parent, b);
+  if (a == b) return;
+  // the smaller index becomes the root, so an island's root is its first tree
+  if (a < b) parent[b] = a; else parent[a] = b;
+}
+
+// (row i of efc_J) => the trees with a nonzero column, each united with the first; returns the
+// first tree, or -1 for a row without nonzeros.
+int UniteRowTrees(const Model& m, const Data& d, bool sparse, int i, int* parent) {
+  int first = -1, last = -1;
+  auto visit = [&](int col) {
+    const int t = m.dof_treeid[col];
+    if (t == last) return;
+    last = t;
+    if (first < 0) first = t; else Unite(parent, first, t);
+  };
+  if (sparse) {
+    const int adr = d.efc_J_rowadr[i];
+    for (int p = adr; p < adr + d.efc_J_rownnz[i]; ++p) visit(d.efc_J_colind[p]);
+  } else {
+    const double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
+    for (int t = 0; t < m.ntree; ++t) {
+      const int adr = m.tree_dofadr[t];
+      for (int k = adr; k < adr + m.tree_dofnum[t]; ++k) {
+        if (row[k] != 0) {
+          visit(k);
+          break;
+        }
+      }
+    }
+  }
+  return first;
+}
+
+}  // namespace
+
+bool UsesIslands(const Model& m) { return m.opt.Enabled(kEnableIsland) || m.opt.Enabled(kEnableSleep); }
+
+std::size_t IslandScratchSize(const Model& m) {
+  if (!UsesIslands(m)) return 0;
+  // one island's copy: J, 12 row vectors, M and its factor, 8 dof vectors, int maps
+  const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
+  const std::size_t row = IsSparse(m) ? static_cast<std::size_t>(MaxRowNonzeros(m)) : nv;
+  // (and, with sleep, the qpos of the sleeping trees across the integrator)
+  return 2 * nj * row + 16 * nj + 2 * static_cast<std::size_t>(m.nM) + 12 * nv +
+         2 * static_cast<std::size_t>(m.ntree) + static_cast<std::size_t>(m.nq) + 64;
+}
+
+void FindIslands(const Model& m, Data& d) {
+  const int nt = m.ntree;
+  ArenaScope scope(d.arena);
+  int* parent = d.arena.Ints(nt + 1);
+  int* row_tree = d.arena.Ints(d.nefc + 1);
+  int* island_of_root = d.arena.Ints(nt + 1);
+  for (int t = 0; t < nt; ++t) {
+    parent[t] = t;
+    island_of_root[t] = -1;
+  }
+  const bool sparse = IsSparse(m);
+  for (int i = 0; i < d.nefc; ++i) row_tree[i] = UniteRowTrees(m, d, sparse, i, parent);
+  // a tree with a row marks its island's root as constrained (-2), then roots are numbered
+  for (int i = 0; i < d.nefc; ++i) {
+    if (row_tree[i] >= 0) island_of_root[FindRoot(parent, row_tree[i])] = -2;
+  }
+  d.nisland = 0;
+  for (int t = 0; t < nt; ++t) {
+    const int root = FindRoot(parent, t);
+    if (island_of_root[root] == -2) island_of_root[root] = d.nisland++;
+    d.tree_island[t] = island_of_root[root];  // -1: no rows
+  }
+  const int ni = d.nisland;
+  std::fill_n(d.island_ntree.begin(), ni, 0);
+  std::fill_n(d.island_nv.begin(), ni, 0);
+  std::fill_n(d.island_nefc.begin(), ni, 0);
+  for (int t = 0; t < nt; ++t) {
+    const int k = d.tree_island[t];
+    if (k < 0) continue;
+    ++d.island_ntree[k];
+    d.island_nv[k] += m.tree_dofnum[t];
+  }
+  for (int i = 0; i < d.nefc; ++i) {
+    const int k = row_tree[i] >= 0 ? d.tree_island[row_tree[i]] : -1;
+    d.efc_island[i] = k;
+    if (k >= 0) ++d.island_nefc[k];
+  }
+  // start addresses, then the grouped lists (cursors in `cursor`, reusing island_of_root)
+  int* cursor = island_of_root;
+  int dofs = 0, rows = 0;
+  for (int k = 0; k < ni; ++k) {
+    d.island_dofadr[k] = dofs;
+    d.island_efcadr[k] = rows;
+    dofs += d.island_nv[k];
+    rows += d.island_nefc[k];
+    cursor[k] = d.island_dofadr[k];
+  }
+  std::fill(d.dof_island.begin(), d.dof_island.end(), -1);
+  for (int t = 0; t < nt; ++t) {
+    const int k = d.tree_island[t];
+    if (k < 0) continue;
+    for (int i = m.tree_dofadr[t]; i < m.tree_dofadr[t] + m.tree_dofnum[t]; ++i) {
+      d.dof_island[i] = k;
+      d.island_dofind[cursor[k]++] = i;
+    }
+  }
+  for (int k = 0; k < ni; ++k) cursor[k] = d.island_efcadr[k];
+  for (int i = 0; i < d.nefc; ++i) {
+    const int k = d.efc_island[i];
+    if (k >= 0) d.island_efcind[cursor[k]++] = i;
+  }
+}
+
+}  // namespace gauss

@@ -1,0 +1,214 @@
+// SolveByIsland (island.h): one sub-problem per constraint island, solved by the plugin.
+//
+// An island is a union of whole kinematic trees, and M is block-diagonal over trees, so the
+// island's block of M is the island's rows of the tree-sparse storage copied one after the
+// other (each row keeps its ancestors, all in the same tree). Rows and dofs keep their order.
+#include <algorithm>
+
+#include "gauss/sparse_inertia.h"
+#include "island.h"
+
+namespace gauss {
+namespace {
+
+// M operations on one island's copy of the tree-sparse M and its factor.
+class IslandInertia : public MassMatrixOps {
+ public:
+  IslandInertia(const TreeSparseLayout& layout, const double* M, const double* LD,
+                const double* diag_inv)
+      : layout_(layout), M_(M), LD_(LD), diag_inv_(diag_inv) {}
+  void MulM(const double* x, double* y) const override { MulTreeSparse(layout_, M_, x, y); }
+  void SolveM(double* x) const override { SolveLTDL(layout_, LD_, diag_inv_, x); }
+  void AddToDense(double* H) const override { AddTreeSparseToDense(layout_, M_, H); }
+
+ private:
+  TreeSparseLayout layout_;
+  const double* M_;
+  const double* LD_;
+  const double* diag_inv_;
+};
+
+// Gathers src[index[0..n)] into a fresh arena array.
+template <class T>
+T* Gather(Arena& arena, const T* src, const int* index, int n);
+
+template <>
+double* Gather(Arena& arena, const double* src, const int* index, int n) {
+  double* out = arena.Doubles(n);
+  for (int i = 0; i < n; ++i) out[i] = src[index[i]];
+  return out;
+}
+
+template <>
+int* Gather(Arena& arena, const int* src, const int* index, int n) {
+  int* out = arena.Ints(n);
+  for (int i = 0; i < n; ++i) out[i] = src[index[i]];
+  return out;
+}
+
+// Island k's copy of the problem: rows island_efcind, dofs island_dofind. `local` maps a dof
+// to its position in the island (filled for the island's dofs). The contacts go to
+// d.island_contact. Everything else comes from the arena.
+struct IslandCopy {
+  ConstraintProblem p;
+  TreeSparseLayout layout;
+  double* qM = nullptr;
+  double* qLD = nullptr;
+  double* qLDiagInv = nullptr;
+};
+
+IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local) {
+  Arena& a = d.arena;
+  IslandCopy c;
+  ConstraintProblem& p = c.p;
+  p = full;  // sizes, options and convergence settings
+  const int nv = d.island_nv[k], nefc = d.island_nefc[k];
+  const int* dofs = d.island_dofind.data() + d.island_dofadr[k];
+  const int* rows = d.island_efcind.data() + d.island_efcadr[k];
+  p.nv = nv;
+  p.nefc = nefc;
+  for (int i = 0; i < nv; ++i) local[dofs[i]] = i;
+
+  // M, its factor and their layout: each dof's stored row, with parents renumbered
+  int* madr = a.Ints(nv);
+  int* parentid = a.Ints(nv);
+  int nM = 0;
+  for (int i = 0; i < nv; ++i) {
+    const int g = dofs[i];
+    madr[i] = nM;
+    parentid[i] = full.dof_parentid[g] < 0 ? -1 : local[full.dof_parentid[g]];
+    const int end = g + 1 < full.nv ? full.dof_Madr[g + 1] : full.nM;
+    nM += end - full.dof_Madr[g];
+  }
+  c.qM = a.Doubles(nM);
+  c.qLD = a.Doubles(nM);
+  for (int i = 0; i < nv; ++i) {
+    const int g = dofs[i];
+    const int end = g + 1 < full.nv ? full.dof_Madr[g + 1] : full.nM;
+    std::copy(full.qM + full.dof_Madr[g], full.qM + end, c.qM + madr[i]);
+    std::copy(full.qLD + full.dof_Madr[g], full.qLD + end, c.qLD + madr[i]);
+  }
+  c.qLDiagInv = Gather(a, full.qLDiagInv, dofs, nv);
+  c.layout = TreeSparseLayout{nv, nM, madr, parentid};
+  p.qM = c.qM;
+  p.qLD = c.qLD;
+  p.qLDiagInv = c.qLDiagInv;
+  p.dof_Madr = madr;
+  p.dof_parentid = parentid;
+  p.nM = nM;
+
+  // the unconstrained dynamics
+  p.qvel = Gather(a, full.qvel, dofs, nv);
+  p.qacc_smooth = Gather(a, full.qacc_smooth, dofs, nv);
+  p.qfrc_smooth = Gather(a, full.qfrc_smooth, dofs, nv);
+  p.qacc_warmstart = full.qacc_warmstart ? Gather(a, full.qacc_warmstart, dofs, nv) : nullptr;
+
+  // the Jacobian: the island's columns of its rows (a row has no nonzero elsewhere)
+  if (full.J) {
+    double* J = a.Doubles(static_cast<std::size_t>(nefc) * nv);
+    for (int r = 0; r < nefc; ++r) {
+      const double* src = full.J + static_cast<long>(rows[r]) * full.nv;
+      for (int i = 0; i < nv; ++i) J[static_cast<long>(r) * nv + i] = src[dofs[i]];
+    }
+    p.J = J;
+  } else {
+    int* rownnz = Gather(a, full.J_rownnz, rows, nefc);
+    int* rowadr = a.Ints(nefc);
+    int nnz = 0;
+    for (int r = 0; r < nefc; ++r) {
+      rowadr[r] = nnz;
+      nnz += rownnz[r];
+    }
+    int* colind = a.Ints(nnz);
+    double* values = a.Doubles(nnz);
+    for (int r = 0; r < nefc; ++r) {
+      const int src = full.J_rowadr[rows[r]];
+      for (int q = 0; q < rownnz[r]; ++q) {
+        colind[rowadr[r] + q] = local[full.J_colind[src + q]];  // order kept: local is monotone
+        values[rowadr[r] + q] = full.J_sparse[src + q];
+      }
+    }
+    p.J_rownnz = rownnz;
+    p.J_rowadr = rowadr;
+    p.J_colind = colind;
+    p.J_sparse = values;
+  }
+
+  // per-row data; contact rows point to the island's own contact list
+  p.pos = Gather(a, full.pos, rows, nefc);
+  p.margin = Gather(a, full.margin, rows, nefc);
+  p.vel = Gather(a, full.vel, rows, nefc);
+  p.R = Gather(a, full.R, rows, nefc);
+  p.D = Gather(a, full.D, rows, nefc);
+  p.aref = Gather(a, full.aref, rows, nefc);
+  p.frictionloss = Gather(a, full.frictionloss, rows, nefc);
+  ConstraintType* type = reinterpret_cast<ConstraintType*>(a.Ints(nefc));
+  int* id = a.Ints(nefc);
+  int ncon = 0;
+  for (int r = 0; r < nefc; ++r) {
+    const int g = rows[r];
+    type[r] = full.type[g];
+    id[r] = full.id[g];
+    const bool contact = type[r] == ConstraintType::kContactFrictionless ||
+                         type[r] == ConstraintType::kContactPyramidal ||
+                         type[r] == ConstraintType::kContactElliptic;
+    if (!contact) continue;
+    const Contact& src = full.contact[id[r]];
+    if (src.efc_address == g) {  // the contact's first row: the contact joins the island
+      d.island_contact[ncon] = src;
+      d.island_contact[ncon].efc_address = r;
+      ++ncon;
+    }
+    id[r] = ncon - 1;
+  }
+  p.type = type;
+  p.id = id;
+  p.ncon = ncon;
+  p.contact = d.island_contact.data();
+  return c;
+}
+
+}  // namespace
+
+SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& solver, Data& d,
+                           SolverIteration* trace) {
+  SolverResult total;
+  total.converged = true;
+  for (int i = 0; i < p.nv; ++i) {
+    if (d.dof_island[i] < 0) d.qacc[i] = p.qacc_smooth[i];
+  }
+  ArenaScope outer(d.arena);
+  int* local = d.arena.Ints(p.nv);
+  for (int k = 0; k < d.nisland; ++k) {
+    ArenaScope scope(d.arena);
+    IslandCopy copy = CopyIsland(p, d, k, local);
+    const IslandInertia ops(copy.layout, copy.qM, copy.qLD, copy.qLDiagInv);
+    copy.p.M = &ops;
+    double* qacc = d.arena.Doubles(copy.p.nv);
+    double* force = d.arena.Doubles(copy.p.nefc);
+    const SolverResult r = solver.Solve(copy.p, d.arena, qacc, force, k == 0 ? trace : nullptr);
+    d.island_iter[k] = r.iterations;
+    total.iterations = std::max(total.iterations, r.iterations);
+    total.converged = total.converged && r.converged;
+    const int* dofs = d.island_dofind.data() + d.island_dofadr[k];
+    const int* rows = d.island_efcind.data() + d.island_efcadr[k];
+    for (int i = 0; i < copy.p.nv; ++i) d.qacc[dofs[i]] = qacc[i];
+    for (int r = 0; r < copy.p.nefc; ++r) d.efc_force[rows[r]] = force[r];
+  }
+  // rows without nonzeros (no island): their force is the penalty's at jar = -aref
+  bool orphan = false;
+  for (int i = 0; i < p.nefc; ++i) orphan = orphan || d.efc_island[i] < 0;
+  if (orphan) {
+    double* jar = d.arena.Doubles(p.nefc);
+    double* force = d.arena.Doubles(p.nefc);
+    MulJ(p, d.qacc.data(), jar);
+    for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
+    ConstraintCost(p, jar, force, nullptr);
+    for (int i = 0; i < p.nefc; ++i) {
+      if (d.efc_island[i] < 0) d.efc_force[i] = force[i];
+    }
+  }
+  return total;
+}
+
+}  // namespace gauss

@@ -1,0 +1,168 @@
+// Constraint islands (core/src/island.cc, island_solve.cc): the partition found every step, and
+// the per-island solve against the whole-problem solve. The comparison with MuJoCo 3.12 (which
+// solves by island) is tests/reference/island_reference_test.cc.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "gauss/config.h"
+#include "gauss/engine.h"
+#include "gauss/mjcf.h"
+#include "support/alloc_counter.h"
+#include "support/test_support.h"
+
+namespace gauss {
+namespace {
+
+int Tree(const Model& m, const char* body) {
+  for (int b = 0; b < m.nbody; ++b) {
+    if (m.body_name[b] == body) return m.body_treeid[b];
+  }
+  ADD_FAILURE() << "no body " << body;
+  return -1;
+}
+
+// islands_groups.xml settled for 0.5 s (islands off), as a common state.
+Data Settled(const Engine& engine) {
+  Data d = engine.MakeData();
+  for (int k = 0; k < 250; ++k) engine.Step(d);
+  return d;
+}
+
+TEST(Islands, PartitionOfTheGroupsScene) {
+  Config config;
+  config.flags["island"] = true;
+  const Engine engine(LoadModel(test::TestModel("islands_groups.xml")), config);
+  const Model& m = engine.model();
+  ASSERT_EQ(m.ntree, 13);
+  Data d = Settled(engine);
+  engine.Forward(d);
+  auto island = [&](const char* body) { return d.tree_island[Tree(m, body)]; };
+  // piles, the wheel (friction loss) and the coupled arms are islands; the free body is in none
+  for (const char* b : {"a1", "a2", "a3", "b1", "b2", "c1", "c2", "wheel", "e1", "e2"}) {
+    EXPECT_GE(island(b), 0) << b;
+  }
+  EXPECT_EQ(island("free"), -1);
+  EXPECT_EQ(island("a1"), island("a2"));  // the ball on the box
+  EXPECT_EQ(island("b1"), island("b2"));
+  EXPECT_EQ(island("e1"), island("e2"));  // the joint equality
+  // the defining property: the two trees of every contact share an island
+  int between_trees = 0;
+  for (int k = 0; k < d.ncon; ++k) {
+    const int t1 = m.body_treeid[m.geom_bodyid[d.contact[k].geom1]];
+    const int t2 = m.body_treeid[m.geom_bodyid[d.contact[k].geom2]];
+    if (t1 < 0 || t2 < 0) continue;
+    ++between_trees;
+    EXPECT_EQ(d.tree_island[t1], d.tree_island[t2]) << "contact " << k;
+  }
+  EXPECT_GE(between_trees, 2);
+  const std::vector<int> distinct = {island("a1"), island("b1"), island("c1"), island("wheel"),
+                                     island("e1")};
+  for (std::size_t i = 0; i < distinct.size(); ++i) {
+    for (std::size_t j = i + 1; j < distinct.size(); ++j) EXPECT_NE(distinct[i], distinct[j]);
+  }
+  // every row in exactly one island, listed once; dofs likewise; the counts add up
+  std::vector<int> seen(d.nefc, 0);
+  int rows = 0, dofs = 0;
+  for (int k = 0; k < d.nisland; ++k) {
+    rows += d.island_nefc[k];
+    dofs += d.island_nv[k];
+    for (int r = d.island_efcadr[k]; r < d.island_efcadr[k] + d.island_nefc[k]; ++r) {
+      const int i = d.island_efcind[r];
+      ++seen[i];
+      EXPECT_EQ(d.efc_island[i], k);
+    }
+    for (int r = d.island_dofadr[k]; r < d.island_dofadr[k] + d.island_nv[k]; ++r) {
+      EXPECT_EQ(d.dof_island[d.island_dofind[r]], k);
+    }
+  }
+  EXPECT_EQ(rows, d.nefc);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), d.nefc);
+  EXPECT_EQ(dofs, static_cast<int>(std::count_if(d.dof_island.begin(), d.dof_island.end(),
+                                                 [](int k) { return k >= 0; })));
+  // the free body falls freely
+  const int free_dof = m.tree_dofadr[Tree(m, "free")];
+  EXPECT_EQ(d.qacc[free_dof + 2], d.qacc_smooth[free_dof + 2]);
+}
+
+TEST(Islands, OffByDefaultAndNothingFound) {
+  const Engine engine(LoadModel(test::TestModel("islands_groups.xml")));
+  Data d = Settled(engine);
+  engine.Forward(d);
+  EXPECT_GT(d.nefc, 0);
+  EXPECT_EQ(d.nisland, 0);
+}
+
+struct SolverCase {
+  const char* solver;
+  Cone cone;
+  int iterations;
+  double tolerance;
+  double agreement;  // max |a - b| / max(1, |b|) of qacc and qfrc_constraint
+};
+
+// Each island solved on its own reaches the whole problem's solution (the problem separates),
+// with every solver plugin and both cones, on 20 states of the groups scene (newton on 22
+// humanoids). Iterative solvers agree to what their stopping rule leaves.
+TEST(Islands, PerIslandSolveEqualsWholeSolve) {
+  const SolverCase cases[] = {{"newton", Cone::kPyramidal, 100, 1e-10, 1e-9},
+                              {"newton", Cone::kElliptic, 200, 1e-12, 1e-6},
+                              {"cg", Cone::kPyramidal, 5000, 1e-15, 1e-4},
+                              {"pgs", Cone::kPyramidal, 5000, 1e-15, 1e-4}};
+  for (const std::string& model : {test::TestModel("islands_groups.xml"),
+                                  test::TestModel("mujoco/humanoid/22_humanoids.xml")}) {
+    for (const SolverCase& c : cases) {
+      // (22 humanoids: newton only, for the test's time)
+      if (model.find("22_") != std::string::npos && std::string(c.solver) != "newton") continue;
+      Config whole;
+      whole.solver = c.solver;
+      whole.cone = c.cone;
+      whole.iterations = c.iterations;
+      whole.tolerance = c.tolerance;
+      Config split = whole;
+      split.flags["island"] = true;
+      const auto loaded = LoadModel(model);
+      const Engine a(loaded, whole), b(loaded, split);
+      Data da = a.MakeData(), db = b.MakeData();
+      double worst = 0;
+      int islands = 0;
+      for (int s = 0; s < 20; ++s) {
+        for (int k = 0; k < 10; ++k) a.Step(da);
+        db.qpos = da.qpos;
+        db.qvel = da.qvel;
+        db.qacc_warmstart = da.qacc_warmstart;
+        a.Forward(da);
+        b.Forward(db);
+        worst = std::max(worst, test::MaxRelError(db.qacc.data(), da.qacc.data(), a.model().nv));
+        worst = std::max(worst, test::MaxRelError(db.qfrc_constraint.data(),
+                                                   da.qfrc_constraint.data(), a.model().nv));
+        islands = std::max(islands, db.nisland);
+      }
+      EXPECT_LE(worst, c.agreement) << model << " " << c.solver;
+      EXPECT_GE(islands, 3) << model;
+      std::printf("[ islands  ] %s %s %s: up to %d islands, max rel difference %.1e\n",
+                  model.substr(model.rfind('/') + 1).c_str(), c.solver,
+                  c.cone == Cone::kElliptic ? "elliptic" : "pyramidal", islands, worst);
+    }
+  }
+}
+
+TEST(Islands, StepWithIslandsAndSleepPerformsNoHeapAllocation) {
+  if (!test::AllocationCountAvailable()) GTEST_SKIP() << test::AllocationCountUnavailable();
+  for (const char* flag : {"island", "sleep"}) {
+    Config config;
+    config.flags[flag] = true;
+    const Engine engine(LoadModel(test::TestModel("islands_groups.xml")), config);
+    Data d = engine.MakeData();
+    engine.Step(d);  // warm up
+    const long before = test::AllocationCount();
+    for (int k = 0; k < 200; ++k) engine.Step(d);
+    EXPECT_EQ(test::AllocationCount() - before, 0) << flag;
+    EXPECT_LE(d.arena.peak(), d.arena.capacity());
+  }
+}
+
+}  // namespace
+}  // namespace gauss

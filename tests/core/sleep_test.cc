@@ -1,0 +1,211 @@
+// Sleeping islands (core/src/sleep.cc): falling asleep, staying frozen, the wake rules, the
+// policies and the options. The trajectory comparison with MuJoCo 3.12 (mjref3 --sleep) is in
+// tests/reference/island_reference_test.cc.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gauss/config.h"
+#include "gauss/engine.h"
+#include "gauss/error.h"
+#include "gauss/mjcf.h"
+#include "support/test_support.h"
+
+namespace gauss {
+namespace {
+
+int Tree(const Model& m, const char* body) {
+  for (int b = 0; b < m.nbody; ++b) {
+    if (m.body_name[b] == body) return m.body_treeid[b];
+  }
+  ADD_FAILURE() << "no body " << body;
+  return -1;
+}
+
+bool Asleep(const Data& d, int tree) { return d.tree_asleep[tree] >= 0; }
+
+// sleep_piles.xml (sleep on in the file), stepped until every tree sleeps (at most 2 s).
+struct Piles {
+  Engine engine;
+  Data d;
+  explicit Piles(const Config& config = Config())
+      : engine(LoadModel(test::TestModel("sleep_piles.xml")), config), d(engine.MakeData()) {}
+  int StepUntilAsleep() {
+    for (int k = 0; k < 1000; ++k) {
+      engine.Step(d);
+      if (d.ntree_awake == 0) return k + 1;
+    }
+    return -1;
+  }
+};
+
+TEST(Sleep, SettledPilesFallAsleepAndStayFrozen) {
+  Piles p;
+  ASSERT_EQ(p.engine.model().ntree, 5);
+  const int steps = p.StepUntilAsleep();
+  ASSERT_GT(steps, 0) << "never asleep";
+  EXPECT_LT(steps, 200);
+  const std::vector<double> qpos = p.d.qpos;
+  for (int k = 0; k < 500; ++k) p.engine.Step(p.d);
+  EXPECT_EQ(p.d.qpos, qpos);  // bit for bit
+  for (double v : p.d.qvel) EXPECT_EQ(v, 0.0);
+  for (double a : p.d.qacc) EXPECT_EQ(a, 0.0);
+  EXPECT_EQ(p.d.ntree_awake, 0);
+}
+
+// A ball thrown onto pile a wakes pile a's island and nothing else.
+TEST(Sleep, FallingBallWakesExactlyTheIslandItHits) {
+  Piles p;
+  ASSERT_GT(p.StepUntilAsleep(), 0);
+  const Model& m = p.engine.model();
+  const int ball = Tree(m, "ball"), a_box = Tree(m, "a_box"), a_top = Tree(m, "a_top");
+  const int b_box = Tree(m, "b_box"), b_top = Tree(m, "b_top");
+  const std::vector<double> qpos_asleep = p.d.qpos;
+  // the user moves the ball above pile a and throws it down: writing qvel wakes it
+  const int q = m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[ball]]];
+  const int v = m.tree_dofadr[ball];
+  p.d.qpos[q] = -0.98;
+  p.d.qpos[q + 1] = 0.01;
+  p.d.qpos[q + 2] = 0.5;
+  p.d.qvel[v + 2] = -1;
+  p.engine.Step(p.d);
+  EXPECT_FALSE(Asleep(p.d, ball));
+  EXPECT_TRUE(Asleep(p.d, a_top));
+  bool a_woke = false;
+  for (int k = 0; k < 300 && !a_woke; ++k) {
+    p.engine.Step(p.d);
+    a_woke = !Asleep(p.d, a_top);
+  }
+  ASSERT_TRUE(a_woke) << "the ball never woke pile a";
+  EXPECT_FALSE(Asleep(p.d, a_box));  // the island of the top sphere: the box under it
+  EXPECT_TRUE(Asleep(p.d, b_box));
+  EXPECT_TRUE(Asleep(p.d, b_top));
+  // pile b did not move by a single bit; pile a did
+  for (int t : {b_box, b_top}) {
+    const int adr = m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[t]]];
+    for (int i = adr; i < adr + 7; ++i) EXPECT_EQ(p.d.qpos[i], qpos_asleep[i]);
+  }
+  const int a_adr = m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[a_top]]];
+  double moved = 0;
+  for (int k = 0; k < 50; ++k) p.engine.Step(p.d);
+  for (int i = a_adr; i < a_adr + 3; ++i) moved += std::fabs(p.d.qpos[i] - qpos_asleep[i]);
+  EXPECT_GT(moved, 1e-6);
+}
+
+TEST(Sleep, UserForceOrVelocityWakesOnlyItsIsland) {
+  Piles p;
+  ASSERT_GT(p.StepUntilAsleep(), 0);
+  const Model& m = p.engine.model();
+  const int b_top = Tree(m, "b_top"), b_box = Tree(m, "b_box"), a_box = Tree(m, "a_box");
+  const int body = m.tree_bodyadr[b_top];
+  p.d.xfrc_applied[6 * body + 0] = 0.5;  // a push on pile b's sphere
+  p.engine.Step(p.d);
+  EXPECT_FALSE(Asleep(p.d, b_top));
+  EXPECT_TRUE(Asleep(p.d, a_box));
+  p.d.xfrc_applied[6 * body + 0] = 0;
+  // -0.0 written into a sleeping tree's qvel wakes it too (bitwise test, as the spec says)
+  ASSERT_TRUE(Asleep(p.d, a_box));
+  p.d.qvel[m.tree_dofadr[a_box]] = -0.0;
+  p.engine.Step(p.d);
+  EXPECT_FALSE(Asleep(p.d, a_box));
+  (void)b_box;
+}
+
+// Over 10 s the sleeping run stays where the awake run goes: body positions to 2 cm, potential
+// energy to 1e-3 relative. (Awake, the spheres keep creeping: rolling at speeds below the sleep
+// tolerance, 1.3 cm in 10 s; asleep they stay put - the spec's intended difference.)
+TEST(Sleep, SettledSceneMatchesTheAwakeRunOver10Seconds) {
+  Config awake;
+  awake.flags["sleep"] = false;
+  awake.flags["energy"] = true;
+  Config asleep = awake;
+  asleep.flags["sleep"] = true;
+  Piles a(awake), s(asleep);
+  for (int k = 0; k < 5000; ++k) {
+    a.engine.Step(a.d);
+    s.engine.Step(s.d);
+  }
+  EXPECT_EQ(s.d.ntree_awake, 0);
+  EXPECT_GT(a.d.ntree_awake, 0);
+  a.engine.Forward(a.d);
+  s.engine.Forward(s.d);
+  double worst = 0;
+  for (int i = 3; i < 3 * a.engine.model().nbody; ++i) {
+    worst = std::max(worst, std::fabs(a.d.xpos[i] - s.d.xpos[i]));
+  }
+  EXPECT_LT(worst, 2e-2);
+  a.engine.ComputeEnergy(a.d);
+  s.engine.ComputeEnergy(s.d);
+  EXPECT_NEAR(s.d.energy[0], a.d.energy[0], 1e-3 * std::fabs(a.d.energy[0]));
+  EXPECT_EQ(s.d.energy[1], 0.0);
+  EXPECT_LT(a.d.energy[1], 1e-4);
+  std::printf("[ sleep    ] after 10 s: max |body position difference| %.1e, potential energy %.9g vs %.9g\n",
+              worst, s.d.energy[0], a.d.energy[0]);
+}
+
+TEST(Sleep, DisabledLeavesEveryTreeAwake) {
+  Config config;
+  config.flags["sleep"] = false;
+  Piles p(config);
+  for (int k = 0; k < 500; ++k) p.engine.Step(p.d);
+  for (int t = 0; t < p.engine.model().ntree; ++t) EXPECT_LT(p.d.tree_asleep[t], 0);
+  EXPECT_EQ(p.d.nisland, 0);
+}
+
+TEST(Sleep, PoliciesFromTheBodyAttribute) {
+  const std::string xml = R"(<mujoco><option><flag sleep="enable"/></option><worldbody>
+    <geom type="plane" size="2 2 .1"/>
+    <body name="never" pos="0 0 .05" sleep="never"><freejoint/><geom type="sphere" size=".05"/></body>
+    <body name="init" pos="1 0 1" sleep="init"><freejoint/><geom type="sphere" size=".05"/></body>
+    <body name="driven" pos="-1 0 .05"><joint name="slide" type="slide"/><geom type="sphere" size=".05"/></body>
+    <body name="auto" pos="0 1 .05"><freejoint/><geom type="sphere" size=".05"/></body>
+    </worldbody><actuator><motor joint="slide"/></actuator></mujoco>)";
+  const Engine engine(LoadModelFromString(xml, "policies"));
+  const Model& m = engine.model();
+  EXPECT_EQ(m.tree_sleep_policy[Tree(m, "never")], kSleepNever);
+  EXPECT_EQ(m.tree_sleep_policy[Tree(m, "init")], kSleepInit);
+  EXPECT_EQ(m.tree_sleep_policy[Tree(m, "driven")], kSleepNever);  // actuated: auto is never
+  EXPECT_EQ(m.tree_sleep_policy[Tree(m, "auto")], kSleepAllowed);
+  Data d = engine.MakeData();
+  EXPECT_TRUE(Asleep(d, Tree(m, "init")));  // asleep in the air from the start
+  for (int k = 0; k < 500; ++k) engine.Step(d);
+  EXPECT_TRUE(Asleep(d, Tree(m, "init")));
+  EXPECT_EQ(d.qpos[m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[Tree(m, "init")]]] + 2], 1.0);
+  EXPECT_FALSE(Asleep(d, Tree(m, "never")));
+  EXPECT_FALSE(Asleep(d, Tree(m, "driven")));
+  EXPECT_TRUE(Asleep(d, Tree(m, "auto")));
+}
+
+TEST(Sleep, OptionsAndRefusals) {
+  const auto model = LoadModelFromString(
+      R"(<mujoco><option sleep_tolerance="0.05"><flag sleep="enable" island="enable"/></option>
+         <worldbody><body><freejoint/><geom size=".1"/></body></worldbody></mujoco>)",
+      "options");
+  EXPECT_EQ(model->opt.sleep_tolerance, 0.05);
+  EXPECT_TRUE(model->opt.Enabled(kEnableSleep));
+  EXPECT_TRUE(model->opt.Enabled(kEnableIsland));
+  EXPECT_THROW(LoadModelFromString(
+                   R"(<mujoco><option sleep_tolerance="-1"/><worldbody/></mujoco>)", "bad"),
+               Error);
+  EXPECT_THROW(LoadModelFromString(
+                   R"(<mujoco><worldbody><body sleep="often"><freejoint/><geom size=".1"/></body>
+                      </worldbody></mujoco>)", "bad"),
+               Error);
+  Config rk4;
+  rk4.integrator = "rk4";
+  EXPECT_THROW(Engine(model, rk4), Error);  // the spec does not support RK4 with sleep
+  Config yaml = ParseConfig("flags: {sleep: false, island: true}\nsleep_tolerance: 0.2\n", "test");
+  const Engine engine(model, yaml);
+  EXPECT_FALSE(engine.options().Enabled(kEnableSleep));
+  EXPECT_TRUE(engine.options().Enabled(kEnableIsland));
+  EXPECT_EQ(engine.options().sleep_tolerance, 0.2);
+  EXPECT_THROW(ParseConfig("sleep_tolerance: -1\n", "test"), Error);
+  Config set;
+  ApplySetting(set, "sleep_tolerance=0.01");
+  EXPECT_EQ(*set.sleep_tolerance, 0.01);
+}
+
+}  // namespace
+}  // namespace gauss
