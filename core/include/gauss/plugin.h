@@ -64,6 +64,7 @@ enum Capability : std::uint64_t {
   kCapSolutionSensitivity = 1ull << 4,  // implements ConstraintSolver::SolutionSensitivity
   // velocity-level solver: only with an integrator that has kCapSingleStep
   kCapNeedsSingleStepIntegrator = 1ull << 5,
+  kCapHardContact = 1ull << 6,  // solves hard contact (an NCP), not MuJoCo's soft model: other physics
   // ---- integrators
   // one forward evaluation per step, at the step's start state (euler, implicit, implicitfast)
   kCapSingleStep = 1ull << 16,

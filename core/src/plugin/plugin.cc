@@ -37,6 +37,7 @@ const char* CapabilityName(Capability capability) {
     case kCapSparseJacobian: return "sparse Jacobian";
     case kCapSolutionSensitivity: return "solution sensitivity";
     case kCapNeedsSingleStepIntegrator: return "needs a single-step integrator";
+    case kCapHardContact: return "hard contact";
     case kCapSingleStep: return "single step";
     case kCapNeedsVelocityDerivative: return "needs actuator velocity derivatives";
     case kCapVelocityDerivative: return "actuator velocity derivative";
