@@ -30,7 +30,7 @@ inline constexpr ParamSpec kIpParams[] = {
      "stop when the constraint violation r_vio (m/s, velocity-scaled) is below this"},
     {"kappa_tol", ParamType::kDouble, "1e-8",
      "stop when the complementarity violation kappa_vio (N m/s) is below this"},
-    {"kappa_init", ParamType::kDouble, "1",
+    {"kappa_init", ParamType::kDouble, "1e4",
      "complementarity of the starting point (N m/s): gamma s = kappa_init"},
     {"max_iterations", ParamType::kInt, "100",
      "iteration limit (also bounded by solver.iterations, the trace capacity)"},

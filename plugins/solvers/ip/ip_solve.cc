@@ -37,6 +37,7 @@ constexpr int kGmresRestart = 20;
 constexpr int kGmresMaxProducts = 200;
 constexpr double kGmresTolerance = 1e-13;
 constexpr int kMaxBacktracks = 30;
+constexpr double kCentrality = 1e-3;
 
 // One point of the iteration.
 struct Point {
@@ -94,6 +95,7 @@ class IpIteration {
     rrow_ = arena.Doubles(std::max(n_, 1));
     rxi_ = arena.Doubles(std::max(nc_, 1));
     k_ = arena.Doubles(std::max(n_, 1));
+    coef_ = arena.Doubles(std::max(n_, 1));
     z_ = arena.Doubles(std::max(n_, 1));
     y_ = arena.Doubles(std::max(n_, 1));
     rhs_ = arena.Doubles(nv_);
@@ -110,6 +112,10 @@ class IpIteration {
   // Residuals at x; returns (r_vio, kappa_vio).
   void Evaluate(const Point& x, double* r_vio, double* kappa_vio);
   double Complementarity(const Point& x) const;  // sum of gamma s and xi'eta
+  // Whether every pair's complementarity is at least kCentrality times the mean (a wide
+  // neighbourhood of the central path; cones measured by sqrt(det xi det eta)): iterates
+  // that leave it jam at the cones' boundaries.
+  bool Centered(const Point& x) const;
   // The Newton direction toward complementarity kappa at x_ (residuals of x_ current);
   // `factor` once per iteration.
   void Direction(double kappa, bool factor);
@@ -125,10 +131,12 @@ class IpIteration {
   IpRows rows_;
   Point x_, trial_, dx_;
   double *rdyn_, *rxi_, *rrow_, *k_, *z_, *y_, *rhs_, *tmp_;
+  double* coef_;  // (n) equality and orthant rows: their exact weight in H (h/eps, h gamma/s)
   ConeElimination* elim_;
   NewtonHessian precond_;
   double velocity_scale_;
-  std::size_t factor_mark_ = 0;  // the arena above it holds the preconditioner's factor
+  std::size_t factor_mark_ = 0;
+  int degree_ = 1;  // deg K (eq. 51): orthant rows + cones  // the arena above it holds the preconditioner's factor
 };
 
 void IpIteration::Start() {
@@ -167,6 +175,25 @@ double IpIteration::Complementarity(const Point& x) const {
     for (int k = 0; k < c.d; ++k) sum += x.f[c.first + k] * x.s[c.first + k];
   }
   return sum;
+}
+
+bool IpIteration::Centered(const Point& x) const {
+  const double floor = kCentrality * Complementarity(x) / degree_;
+  for (int r = 0; r < n_; ++r) {
+    if (rows_.kind[r] == RowKind::kOrthant && x.f[r] * x.s[r] < floor) return false;
+  }
+  for (int j = 0; j < nc_; ++j) {
+    const Cone& c = rows_.cones[j];
+    double xi[kMaxConeDim], eta[kMaxConeDim];
+    GatherCone(x, c, j, xi, eta);
+    double dxi = xi[0] * xi[0], deta = eta[0] * eta[0];
+    for (int k = 1; k <= c.d; ++k) {
+      dxi -= xi[k] * xi[k];
+      deta -= eta[k] * eta[k];
+    }
+    if (!(dxi > 0 && deta > 0 && std::sqrt(dxi * deta) >= floor)) return false;
+  }
+  return true;
 }
 
 void IpIteration::Evaluate(const Point& x, double* r_vio, double* kappa_vio) {
@@ -211,13 +238,13 @@ void IpIteration::ApplyH(const double* v, double* out) {
   MulJ(rows_.view, v, z_);
   for (int r = 0; r < n_; ++r) {
     if (rows_.kind[r] == RowKind::kEquality || rows_.kind[r] == RowKind::kOrthant) {
-      y_[r] = rows_.weight[r] * z_[r];
+      y_[r] = coef_[r] * z_[r];
     }
   }
   for (int j = 0; j < nc_; ++j) {
     const Cone& c = rows_.cones[j];
     const ConeElimination& e = elim_[j];
-    const double zn = c.normal >= 0 ? rows_.weight[c.normal] * z_[c.normal] : 0;
+    const double zn = c.normal >= 0 ? coef_[c.normal] * z_[c.normal] : 0;
     for (int i = 0; i < c.d; ++i) {
       double v_i = e.Ginv_cxi[i] * zn;
       for (int k = 0; k < c.d; ++k) v_i += h_ * e.GinvQ[i * c.d + k] * z_[c.first + k];
@@ -234,11 +261,13 @@ void IpIteration::Direction(double kappa, bool factor) {
   // rows: weights (linear part) and constants k of each force's step df = -Y z + k
   for (int r = 0; r < n_; ++r) {
     if (rows_.kind[r] == RowKind::kEquality) {
-      rows_.weight[r] = h_ / rows_.eps[r];
+      coef_[r] = h_ / rows_.eps[r];
+      rows_.weight[r] = coef_[r];
       k_[r] = -rrow_[r] / rows_.eps[r];
     } else if (rows_.kind[r] == RowKind::kOrthant) {
       const double g = x.f[r], s = x.s[r];
-      rows_.weight[r] = h_ * g / s;
+      coef_[r] = h_ * g / s;
+      rows_.weight[r] = coef_[r];
       k_[r] = (-(g * s - kappa) + g * rrow_[r]) / s;
     }
   }
@@ -261,11 +290,18 @@ void IpIteration::Direction(double kappa, bool factor) {
     }
   }
   if (factor) {
-    // M + J' W J with W = the row weights (friction rows: their diagonal); the equality rows'
-    // weights h/eps make it stiff in their directions, as the exact H is
-    arena_.Release(factor_mark_);
-    const bool ok = precond_.Factor(rows_.view, nullptr, rows_.state, arena_);
-    GAUSS_DEMAND(ok, "the interior-point preconditioner M + J'WJ is positive definite");
+    // M + J' W J with W = the row weights (friction rows: their diagonal). Near convergence
+    // the weights h gamma/s of active rows span many orders of magnitude; when the factor
+    // loses a pivot to round-off, the weights are capped (relative to the inertia) and
+    // factored again: the preconditioner only has to be close to H, GMRES does the rest.
+    double cap = 1e12 * p_.meaninertia;
+    for (int attempt = 0;; ++attempt) {
+      arena_.Release(factor_mark_);
+      if (precond_.Factor(rows_.view, nullptr, rows_.state, arena_)) break;
+      GAUSS_DEMAND(attempt < 6, "the interior-point preconditioner M + J'WJ is positive definite");
+      for (int r = 0; r < n_; ++r) rows_.weight[r] = std::min(rows_.weight[r], cap);
+      cap *= 1e-2;
+    }
   }
   // rhs = -R_dyn + J' k
   MulJT(rows_.view, k_, rhs_);
@@ -279,10 +315,10 @@ void IpIteration::Direction(double kappa, bool factor) {
   MulJ(rows_.view, dx_.a, z_);
   for (int r = 0; r < n_; ++r) {
     if (rows_.kind[r] == RowKind::kEquality) {
-      dx_.f[r] = -rows_.weight[r] * z_[r] + k_[r];
+      dx_.f[r] = -coef_[r] * z_[r] + k_[r];
       dx_.s[r] = 0;
     } else if (rows_.kind[r] == RowKind::kOrthant) {
-      dx_.f[r] = -rows_.weight[r] * z_[r] + k_[r];
+      dx_.f[r] = -coef_[r] * z_[r] + k_[r];
       dx_.s[r] = h_ * z_[r] - rrow_[r];
     } else {
       dx_.s[r] = h_ * z_[r] - rrow_[r];  // deta~
@@ -357,11 +393,10 @@ SolverResult IpIteration::Run(double* qacc, double* force, SolverIteration* trac
   Start();
   double r_vio, kappa_vio;
   Evaluate(x_, &r_vio, &kappa_vio);
-  const int degree = std::max(1, [&] {
-    int orth = 0;
-    for (int r = 0; r < n_; ++r) orth += rows_.kind[r] == RowKind::kOrthant;
-    return orth + nc_;
-  }());
+  int orthants = 0;
+  for (int r = 0; r < n_; ++r) orthants += rows_.kind[r] == RowKind::kOrthant;
+  degree_ = std::max(1, orthants + nc_);
+  const int degree = degree_;
   factor_mark_ = arena_.Mark();
   const int limit = std::min(set_.max_iterations, p_.iterations);
   for (int iter = 0; iter < limit; ++iter) {
@@ -388,7 +423,8 @@ SolverResult IpIteration::Run(double* qacc, double* force, SolverIteration* trac
     for (int back = 0;; ++back) {
       trial_.Step(x_, dx_, alpha, nv_, n_, nc_);
       Evaluate(trial_, &r_vio, &kappa_vio);
-      if (r_vio <= r_best || kappa_vio <= kappa_best || back == kMaxBacktracks) break;
+      const bool progress = r_vio <= r_best || kappa_vio <= kappa_best;
+      if ((progress && Centered(trial_)) || back == kMaxBacktracks) break;
       alpha *= set_.backtrack;
     }
     x_.CopyFrom(trial_, nv_, n_, nc_);
