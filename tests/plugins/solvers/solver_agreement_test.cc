@@ -57,9 +57,16 @@ constexpr double kCostSlack = 1e-12;     // allowed round-off rise of the trace 
 // ---------------------------------------------------------------- solver plugins
 
 // The solver plugins found in the default search path (the build tree), sorted.
+// Solvers of the soft-constraint problem; hard-contact solvers (kCapHardContact, e.g. ip)
+// solve other physics on purpose and are tested on their own (ip_test.cc).
 std::vector<std::string> SolverNames() {
   PluginRegistry registry;
-  std::vector<std::string> names = registry.Names(PluginKind::kSolver);
+  std::vector<std::string> names;
+  for (const PluginInfo& info : registry.List()) {
+    if (info.kind == PluginKind::kSolver && info.usable && !(info.capabilities & kCapHardContact)) {
+      names.push_back(info.name);
+    }
+  }
   std::sort(names.begin(), names.end());
   return names;
 }
