@@ -32,6 +32,9 @@ inline constexpr ParamSpec kIpParams[] = {
      "stop when the complementarity violation kappa_vio (N m/s) is below this"},
     {"kappa_init", ParamType::kDouble, "1e4",
      "complementarity of the starting point (N m/s): gamma s = kappa_init"},
+    {"kappa_floor", ParamType::kDouble, "0",
+     "smallest central-path target kappa (N m/s); 0: kappa_tol / 5 as in Algorithm 2. Set it "
+     "(with kappa_tol above it) to simulate the smoothed contact of that kappa"},
     {"max_iterations", ParamType::kInt, "100",
      "iteration limit (also bounded by solver.iterations, the trace capacity)"},
     {"tau_soc_max", ParamType::kDouble, "0.99", "largest fraction-to-boundary factor in cones"},
@@ -45,6 +48,7 @@ class IpSolver : public ConstraintSolver {
     s.r_tol = params.GetDouble("r_tol");
     s.kappa_tol = params.GetDouble("kappa_tol");
     s.kappa_init = params.GetDouble("kappa_init");
+    s.kappa_floor = params.GetDouble("kappa_floor");
     s.max_iterations = params.GetInt("max_iterations");
     s.tau_soc_max = params.GetDouble("tau_soc_max");
     s.tau_min = params.GetDouble("tau_min");
@@ -55,6 +59,8 @@ class IpSolver : public ConstraintSolver {
     check(s.r_tol > 0, "r_tol", "a positive tolerance");
     check(s.kappa_tol > 0, "kappa_tol", "a positive tolerance");
     check(s.kappa_init > 0, "kappa_init", "a positive complementarity");
+    check(s.kappa_floor >= 0 && s.kappa_floor < s.kappa_tol, "kappa_floor",
+          "0 or a positive value below kappa_tol");
     check(s.max_iterations >= 1, "max_iterations", "at least 1");
     check(s.tau_soc_max > 0 && s.tau_soc_max < 1, "tau_soc_max", "in (0, 1)");
     check(s.tau_min > 0 && s.tau_min < 1, "tau_min", "in (0, 1)");

@@ -411,7 +411,8 @@ SolverResult IpIteration::Run(double* qacc, double* force, SolverIteration* trac
     const double mu = Complementarity(x_) / degree;
     const double mu_aff = Complementarity(trial_) / degree;
     const double ratio = mu > 0 ? std::clamp(mu_aff / mu, 0.0, 1.0) : 0.0;
-    const double kappa = std::max(ratio * ratio * ratio * mu, set_.kappa_tol / 5);
+    const double floor = set_.kappa_floor > 0 ? set_.kappa_floor : set_.kappa_tol / 5;
+    const double kappa = std::max(ratio * ratio * ratio * mu, floor);
     // corrector toward kappa, fraction to the boundary
     Direction(kappa, false);
     const double viol = std::max(r_vio, kappa_vio);

@@ -12,6 +12,7 @@ struct IpSettings {
   double r_tol = 1e-8;       // on r_vio (m/s)
   double kappa_tol = 1e-8;   // on kappa_vio (N m/s)
   double kappa_init = 1e4;     // complementarity of the starting point
+  double kappa_floor = 0;      // smallest central-path target; 0: kappa_tol / 5 (Algorithm 2)
   int max_iterations = 100;
   double tau_soc_max = 0.99;  // Algorithm 2's parameters
   double tau_min = 0.95;
