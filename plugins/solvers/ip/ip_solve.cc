@@ -14,14 +14,17 @@
 //   H da = -R_dyn + J' k,   H = M + J' Y J,
 // with Y diagonal on equality (h/eps) and orthant rows (h gamma/s) and, per cone, the block
 // h Ginv Q on its friction rows plus the coupling Ginv cxi (h gamma/s) from its normal row
-// (cone.h). H is not symmetric; GMRES solves it, preconditioned by M + J' W J with W the
-// symmetric diagonal part of Y, factored as Newton's Hessian (newton/hessian.h).
+// (cone.h). H is not symmetric. Dense Jacobian (nv < 60): H is formed and LU-factored with
+// row pivoting (dense_lu.h), one refinement step. Sparse Jacobian: GMRES, preconditioned by
+// M + J' W J with W the symmetric diagonal part of Y, factored as Newton's Hessian
+// (newton/hessian.h).
 #include "ip_solve.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "cone.h"
+#include "dense_lu.h"
 #include "gmres.h"
 #include "hessian.h"
 #include "ip_rows.h"
@@ -115,11 +118,13 @@ class IpIteration {
   // Whether every pair's complementarity is at least kCentrality times the mean (a wide
   // neighbourhood of the central path; cones measured by sqrt(det xi det eta)): iterates
   // that leave it jam at the cones' boundaries.
-  bool Centered(const Point& x) const;
+  bool Centered(const Point& x, double kappa) const;
   // The Newton direction toward complementarity kappa at x_ (residuals of x_ current);
   // `factor` once per iteration.
   void Direction(double kappa, bool factor);
   double MaxStep(const Point& x, const Point& dx, double tau_ort, double tau_soc) const;
+  void FactorPreconditioner();
+  void FactorDense();
   void ApplyH(const double* v, double* out);
   double ConditionEstimate() const;
 
@@ -136,7 +141,12 @@ class IpIteration {
   NewtonHessian precond_;
   double velocity_scale_;
   std::size_t factor_mark_ = 0;
-  int degree_ = 1;  // deg K (eq. 51): orthant rows + cones  // the arena above it holds the preconditioner's factor
+  int degree_ = 1;
+  double* lu_ = nullptr;       // dense models: LU factors of H (nv x nv)
+  int* piv_ = nullptr;         //   its row exchanges
+  double* lu_work_ = nullptr;  //   refinement residual (nv)
+  int* nonzero_count_ = nullptr;  // dense models: nonzero columns of each row (n)
+  int* nonzero_cols_ = nullptr;   //   and their indices (n x nv)  // deg K (eq. 51): orthant rows + cones  // the arena above it holds the preconditioner's factor
 };
 
 void IpIteration::Start() {
@@ -177,8 +187,8 @@ double IpIteration::Complementarity(const Point& x) const {
   return sum;
 }
 
-bool IpIteration::Centered(const Point& x) const {
-  const double floor = kCentrality * Complementarity(x) / degree_;
+bool IpIteration::Centered(const Point& x, double kappa) const {
+  const double floor = kCentrality * std::min(kappa, Complementarity(x) / degree_);
   for (int r = 0; r < n_; ++r) {
     if (rows_.kind[r] == RowKind::kOrthant && x.f[r] * x.s[r] < floor) return false;
   }
@@ -290,27 +300,30 @@ void IpIteration::Direction(double kappa, bool factor) {
     }
   }
   if (factor) {
-    // M + J' W J with W = the row weights (friction rows: their diagonal). Near convergence
-    // the weights h gamma/s of active rows span many orders of magnitude; when the factor
-    // loses a pivot to round-off, the weights are capped (relative to the inertia) and
-    // factored again: the preconditioner only has to be close to H, GMRES does the rest.
-    double cap = 1e12 * p_.meaninertia;
-    for (int attempt = 0;; ++attempt) {
-      arena_.Release(factor_mark_);
-      if (precond_.Factor(rows_.view, nullptr, rows_.state, arena_)) break;
-      GAUSS_DEMAND(attempt < 6, "the interior-point preconditioner M + J'WJ is positive definite");
-      for (int r = 0; r < n_; ++r) rows_.weight[r] = std::min(rows_.weight[r], cap);
-      cap *= 1e-2;
+    if (rows_.view.J) {
+      FactorDense();
+    } else {
+      FactorPreconditioner();
     }
   }
   // rhs = -R_dyn + J' k
   MulJT(rows_.view, k_, rhs_);
   for (int i = 0; i < nv_; ++i) rhs_[i] -= rdyn_[i];
-  std::fill(dx_.a, dx_.a + nv_, 0.0);
-  Gmres(
-      nv_, rhs_, dx_.a, kGmresTolerance, kGmresRestart, kGmresMaxProducts,
-      [this](const double* v, double* out) { ApplyH(v, out); },
-      [this](double* v) { precond_.Solve(v); }, arena_);
+  if (rows_.view.J) {
+    // exact solve, then one refinement step against the exact product
+    std::copy(rhs_, rhs_ + nv_, dx_.a);
+    LuSolve(lu_, nv_, piv_, dx_.a);
+    ApplyH(dx_.a, lu_work_);
+    for (int i = 0; i < nv_; ++i) lu_work_[i] = rhs_[i] - lu_work_[i];
+    LuSolve(lu_, nv_, piv_, lu_work_);
+    for (int i = 0; i < nv_; ++i) dx_.a[i] += lu_work_[i];
+  } else {
+    std::fill(dx_.a, dx_.a + nv_, 0.0);
+    Gmres(
+        nv_, rhs_, dx_.a, kGmresTolerance, kGmresRestart, kGmresMaxProducts,
+        [this](const double* v, double* out) { ApplyH(v, out); },
+        [this](double* v) { precond_.Solve(v); }, arena_);
+  }
   // back-substitution of every row's unknowns
   MulJ(rows_.view, dx_.a, z_);
   for (int r = 0; r < n_; ++r) {
@@ -343,6 +356,79 @@ void IpIteration::Direction(double kappa, bool factor) {
     dx_.xi1[j] = dxi1;
     dx_.eta1[j] = (-rc[0] - eta[0] * dxi1 - dot) / xi[0];
   }
+}
+
+// Sparse models: the preconditioner M + J' W J with W = the row weights (friction rows: their
+// diagonal), factored as Newton's Hessian. Near convergence the weights h gamma/s of active
+// rows span many orders of magnitude; when the factor loses a pivot to round-off, the weights
+// are capped (relative to the inertia) and factored again: the preconditioner only has to be
+// close to H, GMRES does the rest.
+void IpIteration::FactorPreconditioner() {
+  double cap = 1e12 * p_.meaninertia;
+  for (int attempt = 0;; ++attempt) {
+    arena_.Release(factor_mark_);
+    if (precond_.Factor(rows_.view, nullptr, rows_.state, arena_)) return;
+    GAUSS_DEMAND(attempt < 6, "the interior-point preconditioner M + J'WJ is positive definite");
+    for (int r = 0; r < n_; ++r) rows_.weight[r] = std::min(rows_.weight[r], cap);
+    cap *= 1e-2;
+  }
+}
+
+// Dense models: H = M + J' Y J itself (nv x nv), LU-factored with row pivoting.
+void IpIteration::FactorDense() {
+  const int nv = nv_;
+  const double* J = rows_.view.J;
+  if (!nonzero_count_) {
+    // the columns where each row is nonzero (rows touch a few bodies' dof chains)
+    nonzero_count_ = arena_.Ints(std::max(n_, 1));
+    nonzero_cols_ = arena_.Ints(static_cast<std::size_t>(std::max(n_, 1)) * nv);
+    for (int r = 0; r < n_; ++r) {
+      const double* jr = J + static_cast<std::size_t>(r) * nv;
+      int* cols = nonzero_cols_ + static_cast<std::size_t>(r) * nv;
+      int count = 0;
+      for (int i = 0; i < nv; ++i) {
+        if (jr[i] != 0) cols[count++] = i;
+      }
+      nonzero_count_[r] = count;
+    }
+    factor_mark_ = arena_.Mark();
+    lu_ = arena_.Doubles(static_cast<std::size_t>(nv) * nv);
+    piv_ = arena_.Ints(nv);
+    lu_work_ = arena_.Doubles(nv);
+  }
+  std::fill(lu_, lu_ + static_cast<std::size_t>(nv) * nv, 0.0);
+  p_.M->AddToDense(lu_);  // lower triangle
+  for (int i = 0; i < nv; ++i) {
+    for (int j = i + 1; j < nv; ++j) lu_[i * nv + j] = lu_[j * nv + i];
+  }
+  // += c J_a' J_b over the two rows' nonzero columns
+  auto add = [&](int a, int b, double c) {
+    if (c == 0) return;
+    const double* ja = J + static_cast<std::size_t>(a) * nv;
+    const double* jb = J + static_cast<std::size_t>(b) * nv;
+    const int* ca = nonzero_cols_ + static_cast<std::size_t>(a) * nv;
+    const int* cb = nonzero_cols_ + static_cast<std::size_t>(b) * nv;
+    for (int p = 0; p < nonzero_count_[a]; ++p) {
+      const int i = ca[p];
+      const double ci = c * ja[i];
+      double* row = lu_ + static_cast<std::size_t>(i) * nv;
+      for (int q = 0; q < nonzero_count_[b]; ++q) row[cb[q]] += ci * jb[cb[q]];
+    }
+  };
+  for (int r = 0; r < n_; ++r) {
+    if (rows_.kind[r] == RowKind::kEquality || rows_.kind[r] == RowKind::kOrthant) {
+      add(r, r, coef_[r]);
+    }
+  }
+  for (int j = 0; j < nc_; ++j) {
+    const Cone& c = rows_.cones[j];
+    const ConeElimination& e = elim_[j];
+    for (int i = 0; i < c.d; ++i) {
+      for (int k = 0; k < c.d; ++k) add(c.first + i, c.first + k, h_ * e.GinvQ[i * c.d + k]);
+      if (c.normal >= 0) add(c.first + i, c.normal, e.Ginv_cxi[i] * coef_[c.normal]);
+    }
+  }
+  GAUSS_DEMAND(LuFactor(lu_, nv, piv_), "the interior-point Newton matrix is nonsingular");
 }
 
 double IpIteration::MaxStep(const Point& x, const Point& dx, double tau_ort,
@@ -425,7 +511,7 @@ SolverResult IpIteration::Run(double* qacc, double* force, SolverIteration* trac
       trial_.Step(x_, dx_, alpha, nv_, n_, nc_);
       Evaluate(trial_, &r_vio, &kappa_vio);
       const bool progress = r_vio <= r_best || kappa_vio <= kappa_best;
-      if ((progress && Centered(trial_)) || back == kMaxBacktracks) break;
+      if ((progress && Centered(trial_, kappa)) || back == kMaxBacktracks) break;
       alpha *= set_.backtrack;
     }
     x_.CopyFrom(trial_, nv_, n_, nc_);
