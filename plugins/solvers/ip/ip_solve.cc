@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "block_lu.h"
 #include "cone.h"
 #include "dense_lu.h"
 #include "gmres.h"
@@ -38,9 +39,11 @@ namespace {
 
 constexpr int kGmresRestart = 20;
 constexpr int kGmresMaxProducts = 200;
+constexpr int kGmresMaxProductsExact = 20;  // with H's own LU as preconditioner
 constexpr double kGmresTolerance = 1e-13;
 constexpr int kMaxBacktracks = 30;
 constexpr double kCentrality = 1e-3;
+constexpr int kMaxBlock = 160;  // largest block factored exactly on sparse models
 
 // One point of the iteration.
 struct Point {
@@ -106,6 +109,7 @@ class IpIteration {
     elim_ = reinterpret_cast<ConeElimination*>(arena.Doubles(
         (sizeof(ConeElimination) * std::max(nc_, 1) + sizeof(double) - 1) / sizeof(double)));
     velocity_scale_ = h_ / std::max(p.meaninertia, 1e-300);
+    if (!rows_.view.J) use_blocks_ = blocks_.Setup(rows_.view, kMaxBlock, arena);
   }
 
   SolverResult Run(double* qacc, double* force, SolverIteration* trace);
@@ -125,6 +129,11 @@ class IpIteration {
   double MaxStep(const Point& x, const Point& dx, double tau_ort, double tau_soc) const;
   void FactorPreconditioner();
   void FactorDense();
+  void FactorBlocks();
+  // add(a, b, c) for every term H += c J_a' J_b of the constraint part of H
+  template <class Add>
+  void ForEachRowPair(const Add& add) const;
+  void SolveExact(double* x) const;  // x <- H^-1 x with the dense or block LU
   void ApplyH(const double* v, double* out);
   double ConditionEstimate() const;
 
@@ -144,7 +153,8 @@ class IpIteration {
   int degree_ = 1;
   double* lu_ = nullptr;       // dense models: LU factors of H (nv x nv)
   int* piv_ = nullptr;         //   its row exchanges
-  double* lu_work_ = nullptr;  //   refinement residual (nv)
+  BlockLu blocks_;            // sparse models: exact block LU of H when blocks are small
+  bool use_blocks_ = false;
   int* nonzero_count_ = nullptr;  // dense models: nonzero columns of each row (n)
   int* nonzero_cols_ = nullptr;   //   and their indices (n x nv)  // deg K (eq. 51): orthant rows + cones  // the arena above it holds the preconditioner's factor
 };
@@ -302,6 +312,8 @@ void IpIteration::Direction(double kappa, bool factor) {
   if (factor) {
     if (rows_.view.J) {
       FactorDense();
+    } else if (use_blocks_) {
+      FactorBlocks();
     } else {
       FactorPreconditioner();
     }
@@ -309,21 +321,23 @@ void IpIteration::Direction(double kappa, bool factor) {
   // rhs = -R_dyn + J' k
   MulJT(rows_.view, k_, rhs_);
   for (int i = 0; i < nv_; ++i) rhs_[i] -= rdyn_[i];
-  if (rows_.view.J) {
-    // exact solve, then one refinement step against the exact product
-    std::copy(rhs_, rhs_ + nv_, dx_.a);
-    LuSolve(lu_, nv_, piv_, dx_.a);
-    ApplyH(dx_.a, lu_work_);
-    for (int i = 0; i < nv_; ++i) lu_work_[i] = rhs_[i] - lu_work_[i];
-    LuSolve(lu_, nv_, piv_, lu_work_);
-    for (int i = 0; i < nv_; ++i) dx_.a[i] += lu_work_[i];
-  } else {
-    std::fill(dx_.a, dx_.a + nv_, 0.0);
-    Gmres(
-        nv_, rhs_, dx_.a, kGmresTolerance, kGmresRestart, kGmresMaxProducts,
-        [this](const double* v, double* out) { ApplyH(v, out); },
-        [this](double* v) { precond_.Solve(v); }, arena_);
-  }
+  // GMRES on H, preconditioned by the LU of H itself (dense models, or sparse models whose
+  // blocks are small) or by the symmetric approximation: with the LU it converges in a few
+  // products, and it recovers the accuracy the LU loses to H's conditioning near convergence
+  std::fill(dx_.a, dx_.a + nv_, 0.0);
+  const bool exact = rows_.view.J || use_blocks_;
+  Gmres(
+      nv_, rhs_, dx_.a, kGmresTolerance, kGmresRestart,
+      exact ? kGmresMaxProductsExact : kGmresMaxProducts,
+      [this](const double* v, double* out) { ApplyH(v, out); },
+      [this, exact](double* v) {
+        if (exact) {
+          SolveExact(v);
+        } else {
+          precond_.Solve(v);
+        }
+      },
+      arena_);
   // back-substitution of every row's unknowns
   MulJ(rows_.view, dx_.a, z_);
   for (int r = 0; r < n_; ++r) {
@@ -374,6 +388,38 @@ void IpIteration::FactorPreconditioner() {
   }
 }
 
+template <class Add>
+void IpIteration::ForEachRowPair(const Add& add) const {
+  for (int r = 0; r < n_; ++r) {
+    if (rows_.kind[r] == RowKind::kEquality || rows_.kind[r] == RowKind::kOrthant) {
+      add(r, r, coef_[r]);
+    }
+  }
+  for (int j = 0; j < nc_; ++j) {
+    const Cone& c = rows_.cones[j];
+    const ConeElimination& e = elim_[j];
+    for (int i = 0; i < c.d; ++i) {
+      for (int k = 0; k < c.d; ++k) add(c.first + i, c.first + k, h_ * e.GinvQ[i * c.d + k]);
+      if (c.normal >= 0) add(c.first + i, c.normal, e.Ginv_cxi[i] * coef_[c.normal]);
+    }
+  }
+}
+
+// Sparse models with small blocks: H itself, block by block (block_lu.h).
+void IpIteration::FactorBlocks() {
+  blocks_.SetToM(rows_.view);
+  ForEachRowPair([this](int a, int b, double c) { blocks_.AddRowPair(rows_.view, a, b, c); });
+  GAUSS_DEMAND(blocks_.Factor(), "the interior-point Newton matrix is nonsingular");
+}
+
+void IpIteration::SolveExact(double* x) const {
+  if (rows_.view.J) {
+    LuSolve(lu_, nv_, piv_, x);
+  } else {
+    blocks_.Solve(x);
+  }
+}
+
 // Dense models: H = M + J' Y J itself (nv x nv), LU-factored with row pivoting.
 void IpIteration::FactorDense() {
   const int nv = nv_;
@@ -394,7 +440,6 @@ void IpIteration::FactorDense() {
     factor_mark_ = arena_.Mark();
     lu_ = arena_.Doubles(static_cast<std::size_t>(nv) * nv);
     piv_ = arena_.Ints(nv);
-    lu_work_ = arena_.Doubles(nv);
   }
   std::fill(lu_, lu_ + static_cast<std::size_t>(nv) * nv, 0.0);
   p_.M->AddToDense(lu_);  // lower triangle
@@ -415,19 +460,7 @@ void IpIteration::FactorDense() {
       for (int q = 0; q < nonzero_count_[b]; ++q) row[cb[q]] += ci * jb[cb[q]];
     }
   };
-  for (int r = 0; r < n_; ++r) {
-    if (rows_.kind[r] == RowKind::kEquality || rows_.kind[r] == RowKind::kOrthant) {
-      add(r, r, coef_[r]);
-    }
-  }
-  for (int j = 0; j < nc_; ++j) {
-    const Cone& c = rows_.cones[j];
-    const ConeElimination& e = elim_[j];
-    for (int i = 0; i < c.d; ++i) {
-      for (int k = 0; k < c.d; ++k) add(c.first + i, c.first + k, h_ * e.GinvQ[i * c.d + k]);
-      if (c.normal >= 0) add(c.first + i, c.normal, e.Ginv_cxi[i] * coef_[c.normal]);
-    }
-  }
+  ForEachRowPair(add);
   GAUSS_DEMAND(LuFactor(lu_, nv, piv_), "the interior-point Newton matrix is nonsingular");
 }
 
@@ -547,7 +580,11 @@ std::size_t IpScratch(const Model& m) {
   const std::size_t gmres = static_cast<std::size_t>(kGmresRestart + 1) * (nv + kGmresRestart) +
                             4 * static_cast<std::size_t>(nv) + 4 * kGmresRestart + 64;
   return IpRows::Scratch(nv, nj, nnz, sparse) + NewtonHessian::Scratch(nv, nj, row_nnz, sparse) +
-         cones + gmres + 3 * (2 * static_cast<std::size_t>(nv) + 3 * nj) + 8 * nv + 8 * nj + 256;
+         cones + gmres + 3 * (2 * static_cast<std::size_t>(nv) + 3 * nj) + 8 * nv + 8 * nj + 256 +
+         // dense: the LU of H and each row's nonzero columns; sparse: the block LU
+         (sparse ? BlockLu::Scratch(nv, kMaxBlock)
+                 : static_cast<std::size_t>(nv) * nv + static_cast<std::size_t>(nj) * nv / 2 +
+                       4 * static_cast<std::size_t>(nv));
 }
 
 SolverResult SolveInteriorPoint(const ConstraintProblem& p, const IpSettings& settings,
