@@ -267,7 +267,11 @@
 #define GAUSS_ABI_FIELDS_SolverIteration(X) \
   X(SolverIteration, cost) \
   X(SolverIteration, gradient) \
-  X(SolverIteration, improvement)
+  X(SolverIteration, improvement) \
+  X(SolverIteration, residual) \
+  X(SolverIteration, complementarity) \
+  X(SolverIteration, step) \
+  X(SolverIteration, condition)
 
 // constraint.h
 #define GAUSS_ABI_FIELDS_ConstraintProblem(X) \

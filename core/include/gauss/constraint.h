@@ -53,6 +53,13 @@ struct SolverIteration {
   double cost = 0;         // primal cost (primal solvers) or dual cost (dual solvers), unscaled
   double gradient = 0;     // scaled gradient norm
   double improvement = 0;  // scaled cost decrease of this iteration
+  // interior-point solvers (ip): constraint violation r_vio and complementarity violation
+  // kappa_vio after the iteration, its step length alpha and an estimate of the condition of
+  // its Newton matrix (0 for the other solvers)
+  double residual = 0;
+  double complementarity = 0;
+  double step = 0;
+  double condition = 0;
 };
 
 // What a solve reports besides its solution.

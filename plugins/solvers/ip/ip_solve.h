@@ -1,0 +1,32 @@
+// The interior-point iteration of the `ip` solver (ip.cc; formulation in docs/solvers.md).
+#pragma once
+
+#include "gauss/arena.h"
+#include "gauss/constraint.h"
+#include "gauss/model.h"
+
+namespace gauss {
+namespace ip {
+
+struct IpSettings {
+  double r_tol = 1e-8;       // on r_vio (m/s)
+  double kappa_tol = 1e-8;   // on kappa_vio (N m/s)
+  double kappa_init = 1e4;     // complementarity of the starting point
+  double kappa_floor = 0;      // smallest central-path target; 0: kappa_tol / 5 (Algorithm 2)
+  int max_iterations = 100;
+  double tau_soc_max = 0.99;  // Algorithm 2's parameters
+  double tau_min = 0.95;
+  double backtrack = 0.5;
+};
+
+// Doubles of arena one solve takes on model m.
+std::size_t IpScratch(const Model& m);
+
+// Solves p (nefc > 0) => qacc = (v+ - qvel)/h, the kernel's per-row forces, trace (capacity
+// p.iterations). Converged when r_vio < r_tol and kappa_vio < kappa_tol.
+SolverResult SolveInteriorPoint(const ConstraintProblem& p, const IpSettings& settings,
+                                Arena& arena, double* qacc, double* force,
+                                SolverIteration* trace);
+
+}  // namespace ip
+}  // namespace gauss
