@@ -38,17 +38,6 @@ namespace {
 // Rounds to single precision: MuJoCo 2.2.2 stores every mesh vertex as a float.
 inline double Float(double x) { return static_cast<double>(static_cast<float>(x)); }
 
-// The file a <mesh file> names: strippath drops the directories, a relative path starts at the
-// model file's folder plus compiler meshdir.
-std::string ResolveMeshPath(const ModelSpec& spec, const std::string& file) {
-  std::filesystem::path p(file);
-  if (spec.compiler.strippath) p = p.filename();
-  if (p.is_relative()) {
-    p = std::filesystem::path(spec.base_path).parent_path() / spec.compiler.meshdir / p;
-  }
-  return p.string();
-}
-
 // Signed or absolute volume of the tetrahedron (apex, a, b, c).
 double TetVolume(const double* apex, const double* a, const double* b, const double* c,
                  bool signed_volumes) {
@@ -241,6 +230,16 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
 }
 
 }  // namespace
+
+// (compiler meshdir, strippath, base path) => path
+std::string ResolveMeshPath(const ModelSpec& spec, const std::string& file) {
+  std::filesystem::path p(file);
+  if (spec.compiler.strippath) p = p.filename();
+  if (p.is_relative()) {
+    p = std::filesystem::path(spec.base_path).parent_path() / spec.compiler.meshdir / p;
+  }
+  return p.string();
+}
 
 // (spec meshes) => (mesh_*, c->meshes, c->mesh_names)
 void CompileMeshes(CompileContext* c) {
