@@ -1,11 +1,14 @@
 // Cross-check of gauss/visual.h against MuJoCo 2.2.2's abstract visualizer (mjv_updateScene,
 // which needs no OpenGL): the colour every geom, site and skin is drawn with (the geom/material
 // rule), and the skin vertices posed by their bone bodies (mjv_updateSkin's scn.skinvert), at
-// random states. MuJoCo keeps colours and skin vertices in single precision.
+// random states. MuJoCo keeps colours and skin vertices in single precision. Also: ray casting
+// skips geoms whose material is invisible, as mj_ray does.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -14,6 +17,7 @@
 
 #include "gauss/engine.h"
 #include "gauss/mjcf.h"
+#include "gauss/sensor_support.h"
 #include "gauss/visual.h"
 #include "reference/mujoco_reference.h"
 #include "support/test_support.h"
@@ -153,6 +157,33 @@ TEST(VisualReference, MaterialColoursOfShippedModelsMatchMujoco) {
     material_coloured += n.material_coloured;
   }
   EXPECT_GT(material_coloured, 20);
+}
+
+// Ray (the rangefinder's ray casting) skips invisible geoms as mj_ray does: by the material's
+// alpha when the geom has a material, whatever its own rgba. A vertical ray through three
+// spheres: a (material alpha 0) is skipped, b (own rgba alpha 0, material alpha 1) is hit.
+TEST(VisualReference, RaySkipsGeomsMadeInvisibleByTheirMaterial) {
+  const std::string path = ::testing::TempDir() + "/ray_materials.xml";
+  std::ofstream(path) << R"(<mujoco><asset><material name="clear" rgba="1 1 1 0"/>
+  <material name="solid" rgba="1 0 0 1"/></asset><worldbody>
+  <body pos="0 0 1"><freejoint/><geom name="a" size="0.1" material="clear"/></body>
+  <body pos="0 0 2"><freejoint/><geom name="b" size="0.1" material="solid" rgba="1 1 1 0"/></body>
+  <body pos="0 0 3"><freejoint/><geom name="c" size="0.1"/></body></worldbody></mujoco>)";
+  MjModelPtr mj = LoadMujoco(path);
+  ASSERT_NE(mj, nullptr);
+  MjDataPtr mjd = MakeMujocoData(mj.get());
+  mj_forward(mj.get(), mjd.get());
+  auto engine = std::make_unique<Engine>(LoadModel(path));
+  Data d = engine->MakeData();
+  engine->Forward(d);
+  const double pnt[3] = {0, 0, 0}, vec[3] = {0, 0, 1};
+  int mj_geom = -2, geom = -2;
+  const double expected = mj_ray(mj.get(), mjd.get(), pnt, vec, nullptr, 1, -1, &mj_geom);
+  const double got = Ray(engine->model(), d, pnt, vec, nullptr, true, -1, &geom);
+  EXPECT_EQ(mj_geom, 1);
+  EXPECT_EQ(geom, mj_geom);
+  EXPECT_NEAR(got, expected, 1e-12);
+  std::remove(path.c_str());
 }
 
 }  // namespace
