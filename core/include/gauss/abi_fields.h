@@ -130,6 +130,7 @@
   X(Model, geom_gap) \
   X(Model, geom_rgba) \
   X(Model, geom_matid) \
+  X(Model, geom_fluid) \
   X(Model, geom_name) \
   X(Model, mesh_vertadr) \
   X(Model, mesh_vertnum) \
