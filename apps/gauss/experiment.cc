@@ -19,10 +19,12 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -451,16 +453,20 @@ void PrintSummary(const ResultTable& table, std::size_t nruns, bool interrupted,
   std::printf("results: %s (%zu rows)\n", path.c_str(), table.rows.size());
 }
 
-// (finished runs with traces) => one viewer page per model, DIR/viewer_<model>.html, that plays
-// any of its runs (docs/viewer.md); skipped with a note when gauss was built without the viewer.
+// (finished runs with traces) => the viewer pages (docs/viewer.md): one per model,
+// DIR/viewer_<model>.html, that plays any of its runs; one per run, DIR/viewer/run_<id>.html;
+// and DIR/viewer/index.html, the results table with each run linked to its page. Skipped with
+// a note when gauss was built without the viewer.
 void WriteViewerPages(const ExperimentSpec& spec, const std::vector<SweepPoint>& points,
                       const std::vector<PointSetup>& setups, const std::vector<RunId>& runs,
-                      const std::string& out_dir) {
+                      const ResultTable& table, const std::string& out_dir) {
   if (!ViewerAvailable()) {
     std::fprintf(stderr, "gauss experiment: no viewer pages: gauss was built without the viewer\n");
     return;
   }
   const std::vector<std::string> labels = ModelLabels(spec);
+  const fs::path run_dir = fs::path(out_dir) / "viewer";
+  std::map<int, std::string> run_pages;  // run id => page file name (relative to run_dir)
   for (std::size_t m = 0; m < spec.models.size(); ++m) {
     std::vector<ViewTrajectory> trajectories;
     const SweepPoint* first = nullptr;
@@ -470,12 +476,29 @@ void WriteViewerPages(const ExperimentSpec& spec, const std::vector<SweepPoint>&
       if (!first) first = &points[r.point];
       trajectories.push_back({trace, "run " + std::to_string(r.id) + ": " + PointText(spec, points[r.point], labels),
                               (fs::path(out_dir) / setups[r.point].config_file).string(), ""});
+      // the run's own page, with the point's configuration
+      fs::create_directories(run_dir);
+      const std::string name = "run_" + std::to_string(r.id) + ".html";
+      WriteViewerPage(spec.model_paths[m], points[r.point].config, {trajectories.back()},
+                      (run_dir / name).string());
+      run_pages[r.id] = name;
     }
     if (!first) continue;
     const std::string page = (fs::path(out_dir) / ("viewer_" + fs::path(labels[m]).filename().string() + ".html")).string();
     WriteViewerPage(spec.model_paths[m], first->config, trajectories, page);
     std::printf("viewer: %s (%zu runs)\n", page.c_str(), trajectories.size());
   }
+  if (run_pages.empty()) return;
+  std::vector<std::string> links;  // per results row: its page, "" when the run has no trace
+  const int run_col = table.Column("run");
+  for (const auto& row : table.rows) {
+    const auto it = run_pages.find(run_col >= 0 ? std::atoi(row[run_col].c_str()) : -1);
+    links.push_back(it == run_pages.end() ? "" : it->second);
+  }
+  const std::string index = (run_dir / "index.html").string();
+  WriteRunIndexPage(index, "Gauss experiment: " + fs::path(out_dir).filename().string(), table.columns,
+                    table.rows, links);
+  std::printf("viewer: %s (one page per run: %zu)\n", index.c_str(), run_pages.size());
 }
 
 // The `gauss run` command line that simulates the same trajectory as run `r`: the point's
@@ -635,7 +658,7 @@ int RunExperiment(const Options& o, MpiExperiment& mpi) {
     for (const std::string& image : plots.images) std::printf("plot: %s\n", image.c_str());
     if (!plots.note.empty()) std::fprintf(stderr, "gauss experiment: %s\n", plots.note.c_str());
   }
-  if (spec.trace_every > 0) WriteViewerPages(spec, points, setups, runs, out_dir);
+  if (spec.trace_every > 0) WriteViewerPages(spec, points, setups, runs, table, out_dir);
   return 0;
 }
 

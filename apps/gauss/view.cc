@@ -25,6 +25,28 @@ const char* kUsage =
     "model live and serves the page on http://127.0.0.1:PORT/ (pause, step, reset and the\n"
     "solver, integrator and timestep from the page); --bind changes the listening address.";
 
+// Text as HTML character data (no markup).
+std::string HtmlText(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+// Writes `text` to `path`. Throws gauss::Error naming the file.
+void WriteTextFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw Error(ErrorLocation{path, 0, "", ""}, "cannot open for writing");
+  out << text;
+  out.close();
+  if (!out) throw Error(ErrorLocation{path, 0, "", ""}, "error while writing");
+}
+
 }  // namespace
 
 bool ViewerAvailable() { return kViewerBundle[0] != '\0'; }
@@ -37,12 +59,7 @@ std::string ViewerPageHtml(const std::string& title, const std::string& scene_js
   std::string html =
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>";
-  for (char c : title) {  // the title is text, not markup
-    if (c == '<') html += "&lt;";
-    else if (c == '>') html += "&gt;";
-    else if (c == '&') html += "&amp;";
-    else html += c;
-  }
+  html += HtmlText(title);
   html += "</title></head>\n<body>\n<script id=\"gauss-scene\" type=\"application/json\">";
   html += scene_json;  // JsonString escapes '<', so no "</script>" can occur inside
   html += "</script>\n<script>";
@@ -60,18 +77,42 @@ void WriteViewerPage(const std::string& model_path, const Config& config,
   std::string scene = "{\"live\":false,\"model\":" + ModelJson(engine.model(), model_path);
   scene += ",\"rest\":[";
   AppendBodyPoses(engine.model(), d, scene);
+  scene += "],\"restSkins\":[";
+  AppendSkinVertices(engine.model(), d, scene);
   scene += "],\"trajectories\":[";
   for (std::size_t i = 0; i < trajectories.size(); ++i) {
     if (i) scene += ',';
     scene += TrajectoryJson(engine, d, trajectories[i]);
   }
   scene += "]}";
-  const std::string html = ViewerPageHtml("Gauss: " + engine.model().name, scene);
-  std::ofstream out(out_path, std::ios::binary);
-  if (!out) throw Error(ErrorLocation{out_path, 0, "", ""}, "cannot open for writing");
-  out << html;
-  out.close();
-  if (!out) throw Error(ErrorLocation{out_path, 0, "", ""}, "error while writing");
+  WriteTextFile(out_path, ViewerPageHtml("Gauss: " + engine.model().name, scene));
+}
+
+void WriteRunIndexPage(const std::string& out_path, const std::string& title,
+                       const std::vector<std::string>& columns,
+                       const std::vector<std::vector<std::string>>& rows,
+                       const std::vector<std::string>& links) {
+  std::string html =
+      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" +
+      HtmlText(title) +
+      "</title>\n<style>body{font:14px sans-serif;margin:1em}table{border-collapse:collapse}"
+      "td,th{border:1px solid #bbb;padding:2px 6px;text-align:right}th{background:#eee}"
+      "</style></head>\n<body>\n<h1>" + HtmlText(title) +
+      "</h1>\n<p>Each linked run opens its own viewer page (its trace and configuration).</p>"
+      "\n<table>\n<tr>";
+  for (const std::string& c : columns) html += "<th>" + HtmlText(c) + "</th>";
+  html += "</tr>\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    html += "<tr>";
+    for (std::size_t c = 0; c < rows[r].size(); ++c) {
+      const std::string cell = HtmlText(rows[r][c]);
+      const bool link = c == 0 && r < links.size() && !links[r].empty();
+      html += "<td>" + (link ? "<a href=\"" + HtmlText(links[r]) + "\">" + cell + "</a>" : cell) +
+              "</td>";
+    }
+    html += "</tr>\n";
+  }
+  WriteTextFile(out_path, html + "</table>\n</body></html>\n");
 }
 
 int ViewCommand(const std::vector<std::string>& argv) {

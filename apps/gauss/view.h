@@ -23,6 +23,14 @@ std::string ViewerPageHtml(const std::string& title, const std::string& scene_js
 void WriteViewerPage(const std::string& model_path, const Config& config,
                      const std::vector<ViewTrajectory>& trajectories, const std::string& out_path);
 
+// (title, table columns and rows, per row the page it links to ("" for none)) => writes a plain
+// HTML page (no script) with the table, each linked row's first cell a link to its page. Used
+// by `gauss experiment` for its index of run pages. Throws gauss::Error when it cannot write.
+void WriteRunIndexPage(const std::string& out_path, const std::string& title,
+                       const std::vector<std::string>& columns,
+                       const std::vector<std::vector<std::string>>& rows,
+                       const std::vector<std::string>& links);
+
 // `gauss view MODEL --serve PORT`: serves the page on `bind`:`port` (port 0: any free port,
 // printed on stdout) and simulates live until the process is stopped (view_serve.cc).
 int ServeViewer(const CommonArgs& args, const std::string& bind, int port);

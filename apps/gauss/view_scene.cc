@@ -13,6 +13,7 @@
 #include "csv.h"
 #include "gauss/error.h"
 #include "gauss/sensor_support.h"
+#include "gauss/visual.h"
 
 namespace gauss::cli {
 namespace {
@@ -135,8 +136,10 @@ std::string ModelJson(const Model& m, const std::string& model_path) {
     out += "\"name\":" + JsonString(m.geom_name[g]) + ",";
     AppendPart(kGeomTypeNames[static_cast<int>(m.geom_type[g])], m.geom_bodyid[g],
                &m.geom_size[3 * g], &m.geom_pos[3 * g], &m.geom_quat[4 * g], out);
+    double rgba[4];
+    GeomRgba(m, g, rgba);  // its own rgba or its material's (gauss/visual.h)
     out += ",\"rgba\":";
-    AppendArray(&m.geom_rgba[4 * g], 4, out);
+    AppendArray(rgba, 4, out);
     out += ",\"group\":" + std::to_string(m.geom_group[g]);
     // A geom collides when its contype or conaffinity is set (spec "Collision detection");
     // geoms with both zero are visual only.
@@ -152,7 +155,23 @@ std::string ModelJson(const Model& m, const std::string& model_path) {
     const int type = m.site_type[s];
     AppendPart(type >= 0 && type < kNumGeomTypes ? kGeomTypeNames[type] : "sphere",
                m.site_bodyid[s], &m.site_size[3 * s], &m.site_pos[3 * s], &m.site_quat[4 * s], out);
+    double rgba[4];
+    SiteRgba(m, s, rgba);
+    out += ",\"rgba\":";
+    AppendArray(rgba, 4, out);
     out += "}";
+  }
+  out += "],\"skins\":[";
+  for (int k = 0; k < m.nskin; ++k) {
+    out += std::string(k ? "," : "") + "{\"name\":" + JsonString(m.skin_name[k]) + ",\"rgba\":";
+    double rgba[4];
+    SkinRgba(m, k, rgba);
+    AppendArray(rgba, 4, out);
+    out += ",\"group\":" + std::to_string(m.skin_group[k]) + ",\"face\":[";
+    for (int i = 0; i < 3 * m.skin_facenum[k]; ++i) {
+      out += (i ? "," : "") + std::to_string(m.skin_face[3 * m.skin_faceadr[k] + i]);
+    }
+    out += "],\"nvert\":" + std::to_string(m.skin_vertnum[k]) + "}";
   }
   out += "],\"meshes\":[";
   for (int k = 0; k < m.nmesh; ++k) {
@@ -178,6 +197,17 @@ void AppendBodyPoses(const Model& m, const Data& d, std::string& out) {
       AppendNumber(d.xquat[4 * b + k], out);
       if (k < 3) out += ',';
     }
+  }
+}
+
+void AppendSkinVertices(const Model& m, const Data& d, std::string& out) {
+  std::vector<double> vert(3 * m.nskinvert);
+  for (int k = 0; k < m.nskin; ++k) {
+    SkinVertices(m, k, d.xpos.data(), d.xquat.data(), &vert[3 * m.skin_vertadr[k]]);
+  }
+  for (int i = 0; i < 3 * m.nskinvert; ++i) {
+    if (i) out += ',';
+    AppendNumber(vert[i], out);
   }
 }
 
@@ -251,7 +281,7 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
                 "more qpos columns than the model's nq=" + std::to_string(m.nq) +
                     ": the trajectory is of another model");
   }
-  std::string times = "[", poses = "[";
+  std::string times = "[", poses = "[", skins = "[";
   engine.Reset(d);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     for (const Group& g : groups) {
@@ -262,9 +292,11 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
     if (r) {
       times += ',';
       poses += ',';
+      if (m.nskinvert) skins += ',';
     }
     AppendNumber(d.time, times);
     AppendBodyPoses(m, d, poses);
+    AppendSkinVertices(m, d, skins);
   }
   std::string config, summary;
   if (!trajectory.config_path.empty()) {
@@ -274,7 +306,8 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
   std::string out = "{\"label\":" + JsonString(trajectory.label) +
                     ",\"file\":" + JsonString(trajectory.csv_path) +
                     ",\"summary\":" + JsonString(summary) + ",\"config\":" + JsonString(config) +
-                    ",\"time\":" + times + "],\"poses\":" + poses + "],\"contacts\":";
+                    ",\"time\":" + times + "],\"poses\":" + poses + "],\"skins\":" + skins +
+                    "],\"contacts\":";
   out += trajectory.contacts_path.empty() ? "[]"
                                           : ContactFileJson(trajectory.contacts_path, t.rows.size());
   return out + "}";

@@ -1,10 +1,13 @@
 // The data of a viewer page (docs/viewer.md): the model's drawable parts and the trajectories
 // to play, as the JSON object the page script (viewer/src) reads.
 //
-// Scene JSON: {"model": {name, file, timestep, bodies, geoms, sites, meshes},
-//              "trajectories": [{label, file, summary, config, time, poses, contacts}],
+// Scene JSON: {"model": {name, file, timestep, bodies, geoms, sites, skins, meshes},
+//              "rest": poses, "restSkins": skin vertices (reference configuration),
+//              "trajectories": [{label, file, summary, config, time, poses, skins, contacts}],
 //              "live": bool}
 // poses hold, per frame, every body but the world as x y z qw qx qy qz (world frame);
+// skins hold, per frame, the posed vertices of every skin (gauss/visual.h SkinVertices) as
+// x y z, skin after skin (nskinvert x 3 numbers per frame);
 // contacts hold per contact its frame index, point, normal, normal and friction force:
 // [frame,px,py,pz,nx,ny,nz,fn,ft, frame,...].
 #pragma once
@@ -36,7 +39,8 @@ struct ViewTrajectory {
 ViewTrajectory TrajectoryWithSidecars(const std::string& csv_path);
 
 // (model) => the "model" JSON object: bodies (name, parent), geoms and sites (type, body, size,
-// local pose, rgba, group, collides), meshes (compiled vertices and triangles).
+// local pose, the rgba they are drawn with (own or material, gauss/visual.h), group, collides),
+// skins (name, rgba, group, faces, vertex count), meshes (compiled vertices and triangles).
 std::string ModelJson(const Model& m, const std::string& model_path);
 
 // (engine, trajectory) => the trajectory JSON object. Each CSV row's qpos is put through
@@ -47,6 +51,10 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
 // (d after Forward) => "x y z qw qx qy qz" of bodies 1..nbody-1, appended to `out` as JSON
 // numbers separated by commas (no brackets).
 void AppendBodyPoses(const Model& m, const Data& d, std::string& out);
+
+// (d after Forward) => the posed vertices of every skin, "x,y,z,..." appended to `out` (no
+// brackets; nothing for a model without skins).
+void AppendSkinVertices(const Model& m, const Data& d, std::string& out);
 
 // (d after Forward) => the contacts of `d` as a JSON array [0,px,py,pz,nx,ny,nz,fn,ft, ...]
 // (the trajectory contact format with every contact in frame 0).

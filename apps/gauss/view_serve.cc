@@ -78,13 +78,15 @@ class LiveSimulation {
     return "";
   }
 
-  // The state JSON: time, steps, paused, summary (solver etc.), poses and contacts.
+  // The state JSON: time, steps, paused, summary (solver etc.), poses, skins and contacts.
   std::string StateJson() {
     engine_->Forward(d_);  // the poses and contacts of the current state, not the last step's
     std::string out = "{\"time\":" + Number(d_.time) + ",\"steps\":" + std::to_string(steps_) +
                       ",\"paused\":" + (paused_ ? "true" : "false") +
                       ",\"summary\":" + JsonString(summary_) + ",\"poses\":[";
     AppendBodyPoses(engine_->model(), d_, out);
+    out += "],\"skins\":[";
+    AppendSkinVertices(engine_->model(), d_, out);
     out += "],\"contacts\":" + ContactsJson(engine_->model(), d_) + "}";
     return out;
   }
@@ -96,6 +98,8 @@ class LiveSimulation {
     std::string out = "{\"live\":true,\"model\":" + ModelJson(engine_->model(), args_.model);
     out += ",\"rest\":[";
     AppendBodyPoses(engine_->model(), rest, out);
+    out += "],\"restSkins\":[";
+    AppendSkinVertices(engine_->model(), rest, out);
     return out + "],\"trajectories\":[]}";
   }
 

@@ -147,7 +147,10 @@ bool Excluded(const Model& m, int g, const unsigned char* geomgroup, bool includ
               int bodyexclude) {
   const int body = m.geom_bodyid[g];
   if (body == bodyexclude) return true;
-  if (m.geom_rgba[4 * g + 3] == 0) return true;  // invisible
+  // invisible: MuJoCo 2.2.2 looks at the material's alpha when the geom has a material (even
+  // if the geom's own rgba is what is drawn), else at the geom's own (measured)
+  const int mat = m.geom_matid[g];
+  if ((mat >= 0 ? m.mat_rgba[4 * mat + 3] : m.geom_rgba[4 * g + 3]) == 0) return true;
   if (!include_static && m.body_weldid[body] == 0) return true;
   // MuJoCo 2.2.2 filters by group every geom type but planes (measured)
   if (geomgroup && m.geom_type[g] != GeomType::kPlane) {

@@ -5,7 +5,11 @@
 
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -31,6 +35,25 @@ YAML::Node PageScene(const std::string& html) {
   if (begin == std::string::npos) return YAML::Node();
   const std::size_t end = html.find("</script>", begin);
   return YAML::Load(html.substr(begin + open.size(), end - begin - open.size()));
+}
+
+// The rows of an experiment's results.csv as column => cell (cells here hold no commas).
+std::vector<std::map<std::string, std::string>> ResultRows(const std::string& path) {
+  std::istringstream text(ReadFile(path));
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  for (std::string line; std::getline(text, line);) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string cell; std::getline(fields, cell, ',');) cells.push_back(cell);
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    rows.emplace_back();
+    for (std::size_t c = 0; c < cells.size() && c < header.size(); ++c) rows.back()[header[c]] = cells[c];
+  }
+  return rows;
 }
 
 // sliding_box.xml: a 1 kg box starts resting on the floor (no keyframe in `gauss run`). Once
@@ -146,6 +169,42 @@ TEST(CliView, ExperimentWritesAViewerPage) {
   ASSERT_EQ(scene["trajectories"].size(), 6u);  // 2 cones x 3 solvers
   EXPECT_EQ(scene["trajectories"][0]["label"].as<std::string>().rfind("run 0: ", 0), 0u);
   EXPECT_NE(scene["trajectories"][0]["summary"].as<std::string>().find("cone=pyramidal"), std::string::npos);
+
+  // one page per run, each playing that run's own trace with its point's configuration, and
+  // an index that links every run to its page
+  const auto results = ResultRows(dir + "/results.csv");
+  ASSERT_EQ(results.size(), 6u);
+  const std::string index = ReadFile(dir + "/viewer/index.html");
+  std::vector<double> final_y;
+  for (int k = 0; k < 6; ++k) {
+    SCOPED_TRACE("run " + std::to_string(k));
+    const std::string name = "run_" + std::to_string(k) + ".html";
+    EXPECT_NE(index.find("<a href=\"" + name + "\">" + std::to_string(k) + "</a>"),
+              std::string::npos);
+    const YAML::Node run_scene = PageScene(ReadFile(dir + "/viewer/" + name));
+    ASSERT_EQ(run_scene["trajectories"].size(), 1u);
+    const YAML::Node t = run_scene["trajectories"][0];
+    EXPECT_EQ(t["label"].as<std::string>().rfind("run " + std::to_string(k) + ": ", 0), 0u);
+    const std::string summary = t["summary"].as<std::string>();
+    const std::string point = ReadFile(dir + "/" + results[k].at("config"));
+    for (const char* key : {"cone", "solver"}) {
+      EXPECT_NE(summary.find(std::string(key) + "=" + results[k].at(key)), std::string::npos)
+          << summary;
+    }
+    EXPECT_EQ(t["config"].as<std::string>(), point);
+    // the box (the only body) in the last frame is where run k's trace puts it
+    const Csv trace = ReadCsvFile(dir + "/traces/run_" + std::to_string(k) + ".csv");
+    const std::size_t nframe = t["time"].size();
+    ASSERT_EQ(nframe, trace.rows.size());
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_NEAR(t["poses"][7 * (nframe - 1) + i].as<double>(),
+                  trace.At(nframe - 1, "qpos" + std::to_string(i)), 1e-6);
+    }
+    final_y.push_back(t["poses"][7 * (nframe - 1) + 1].as<double>());
+  }
+  // the runs differ (pyramidal vs elliptic), so a page showing another run's trace would fail
+  const auto [lo, hi] = std::minmax_element(final_y.begin(), final_y.end());
+  EXPECT_GT(*hi - *lo, 1e-5);
 }
 
 }  // namespace

@@ -253,6 +253,12 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
   c.Int("nM", g.nM, mj->nM);
   c.Int("nconmax", g.nconmax, mj->nconmax);
   c.Int("njmax", g.njmax, mj->njmax);
+  c.Int("nmat", g.nmat, mj->nmat);
+  c.Int("nskin", g.nskin, mj->nskin);
+  c.Int("nskinvert", g.nskinvert, mj->nskinvert);
+  c.Int("nskinface", g.nskinface, mj->nskinface);
+  c.Int("nskinbone", g.nskinbone, mj->nskinbone);
+  c.Int("nskinbonevert", g.nskinbonevert, mj->nskinbonevert);
   if (c.count()) return c.first();
 
   // options
@@ -360,17 +366,52 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
   // MuJoCo stores colors as float: compare to float precision
   std::vector<double> mj_rgba(mj->geom_rgba, mj->geom_rgba + 4 * ng);
   c.Reals("geom_rgba", g.geom_rgba, mj_rgba.data(), ng, 4, gn, 1e-7);
+  c.Ints("geom_matid", g.geom_matid, mj->geom_matid, ng, 1, gn);
   // the virtual mass and inertia come from MuJoCo's 15-point quadrature of Lamb's integrals,
   // Gauss evaluates them exactly (Carlson's R_D): equal to that quadrature's error, which grows
   // with the aspect ratio (1.2e-6 relative for 20:1, 1.2e-5 for the 40:1 plate of
   // tests/models/compile_fluid_ellipsoid.xml)
   c.Reals("geom_fluid", g.geom_fluid, mj->geom_fluid, ng, mjNFLUID, gn, 3e-5);
   const auto* sn = &g.site_name;
+  std::vector<double> mj_site_rgba(mj->site_rgba, mj->site_rgba + 4 * ns);
+  c.Reals("site_rgba", g.site_rgba, mj_site_rgba.data(), ns, 4, sn, 1e-7);
+  c.Ints("site_matid", g.site_matid, mj->site_matid, ns, 1, sn);
   c.Ints("site_type", g.site_type, mj->site_type, ns, 1, sn);
   c.Ints("site_bodyid", g.site_bodyid, mj->site_bodyid, ns, 1, sn);
   c.Reals("site_size", g.site_size, mj->site_size, ns, 3, sn);
   c.Reals("site_pos", g.site_pos, mj->site_pos, ns, 3, sn);
   c.Quats("site_quat", g.site_quat, mj->site_quat, ns, sn);
+
+  // materials and skins (MuJoCo stores them as float: compared to float precision)
+  auto floats = [](const float* x, int n) { return std::vector<double>(x, x + n); };
+  c.Reals("mat_rgba", g.mat_rgba, floats(mj->mat_rgba, 4 * mj->nmat).data(), mj->nmat, 4,
+          &g.mat_name, 1e-7);
+  const int nk = mj->nskin, nkb = mj->nskinbone;
+  const auto* kn = &g.skin_name;
+  c.Ints("skin_matid", g.skin_matid, mj->skin_matid, nk, 1, kn);
+  c.Ints("skin_group", g.skin_group, mj->skin_group, nk, 1, kn);
+  c.Reals("skin_rgba", g.skin_rgba, floats(mj->skin_rgba, 4 * nk).data(), nk, 4, kn, 1e-7);
+  c.Reals("skin_inflate", g.skin_inflate, floats(mj->skin_inflate, nk).data(), nk, 1, kn, 1e-7);
+  c.Ints("skin_vertadr", g.skin_vertadr, mj->skin_vertadr, nk, 1, kn);
+  c.Ints("skin_vertnum", g.skin_vertnum, mj->skin_vertnum, nk, 1, kn);
+  c.Ints("skin_faceadr", g.skin_faceadr, mj->skin_faceadr, nk, 1, kn);
+  c.Ints("skin_facenum", g.skin_facenum, mj->skin_facenum, nk, 1, kn);
+  c.Ints("skin_boneadr", g.skin_boneadr, mj->skin_boneadr, nk, 1, kn);
+  c.Ints("skin_bonenum", g.skin_bonenum, mj->skin_bonenum, nk, 1, kn);
+  c.Reals("skin_vert", g.skin_vert, floats(mj->skin_vert, 3 * mj->nskinvert).data(),
+          mj->nskinvert, 3, nullptr, 1e-7);
+  c.Ints("skin_face", g.skin_face, mj->skin_face, mj->nskinface, 3);
+  c.Ints("skin_bonevertadr", g.skin_bonevertadr, mj->skin_bonevertadr, nkb, 1);
+  c.Ints("skin_bonevertnum", g.skin_bonevertnum, mj->skin_bonevertnum, nkb, 1);
+  c.Ints("skin_bonebodyid", g.skin_bonebodyid, mj->skin_bonebodyid, nkb, 1);
+  c.Reals("skin_bonebindpos", g.skin_bonebindpos, floats(mj->skin_bonebindpos, 3 * nkb).data(),
+          nkb, 3, nullptr, 1e-7);
+  c.Reals("skin_bonebindquat", g.skin_bonebindquat,
+          floats(mj->skin_bonebindquat, 4 * nkb).data(), nkb, 4, nullptr, 1e-7);
+  c.Ints("skin_bonevertid", g.skin_bonevertid, mj->skin_bonevertid, mj->nskinbonevert, 1);
+  c.Reals("skin_bonevertweight", g.skin_bonevertweight,
+          floats(mj->skin_bonevertweight, mj->nskinbonevert).data(), mj->nskinbonevert, 1,
+          nullptr, 1e-7);
 
   // actuators
   const int nu = mj->nu;
@@ -501,6 +542,8 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
   names("tendon_name", g.tendon_name, mjOBJ_TENDON, nt);
   names("sensor_name", g.sensor_name, mjOBJ_SENSOR, nse);
   names("eq_name", g.eq_name, mjOBJ_EQUALITY, ne);
+  names("mat_name", g.mat_name, mjOBJ_MATERIAL, mj->nmat);
+  names("skin_name", g.skin_name, mjOBJ_SKIN, nk);
   std::cout << ": largest relative difference " << c.worst()
             << (c.worst() > 0 ? " (" + c.worst_field() + ")" : "") << "\n";
   return c.count() ? c.first() + " (" + std::to_string(c.count()) + " mismatching fields)" : "";

@@ -11,6 +11,8 @@ const scene = JSON.parse(document.getElementById('gauss-scene')?.textContent ?? 
 const ui = buildUi(scene);
 const trajectories = scene.trajectories;
 const nbody = scene.model.bodies.length;
+/** Numbers per frame in a trajectory's `skins` (3 per skin vertex). */
+const nskinvalues = 3 * (scene.model.skins ?? []).reduce((n, skin) => n + skin.nvert, 0);
 // The picture is drawn only when something changed (`dirty`): software-rendered WebGL (and
 // laptop batteries) pay for every frame.
 let dirty = true;
@@ -122,10 +124,14 @@ function frameAt(times, t) {
 function showTime(t) {
   dirty = true;
   time = Math.min(Math.max(t, 0), endTime);
-  if (!trajectories.length) rigs[0].pose(scene.rest, 0);
+  if (!trajectories.length) {
+    rigs[0].pose(scene.rest, 0);
+    rigs[0].poseSkins(scene.restSkins ?? [], 0);
+  }
   trajectories.forEach((traj, i) => {
     const f = frameAt(traj.time, time);
     rigs[i].pose(traj.poses, 7 * (nbody - 1) * f);
+    rigs[i].poseSkins(traj.skins ?? [], nskinvalues * f);
     rigs[i].contacts.show(traj.contacts, contactStarts[i][f], contactStarts[i][f + 1], dotRadius, forceScale);
   });
   ui.slider.value = String(time);
@@ -222,6 +228,7 @@ showTime(0);
 if (scene.live) {
   live = new LiveClient(ui, (state) => {
     rigs[0].pose(state.poses, 0);
+    rigs[0].poseSkins(state.skins ?? [], 0);
     dirty = true;
     rigs[0].contacts.show(state.contacts, 0, state.contacts.length, dotRadius, forceScale);
     ui.play.textContent = state.paused ? 'play' : 'pause';
@@ -246,5 +253,7 @@ window.gaussViewer = {
     const b = scene.model.bodies.findIndex((body) => body.name === name);
     return b < 0 ? null : rigs[rig].bodies[b].getWorldPosition(new THREE.Vector3()).toArray();
   },
+  /** The drawn vertices of skin `k` (world x y z, 3 numbers per vertex). */
+  skinVertices(k, rig = 0) { return Array.from(rigs[rig].skins[k].geometry.getAttribute('position').array); },
   live: () => live,
 };

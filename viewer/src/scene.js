@@ -4,8 +4,13 @@ import * as THREE from 'three';
 
 /** @typedef {{type:string, body:number, size:number[], pos:number[], quat:number[],
  *   rgba?:number[], name:string, collides?:boolean, group?:number, mesh?:number}} Part */
+/** @typedef {{name:string, rgba:number[], group:number, face:number[], nvert:number}} Skin */
 /** @typedef {{name:string, timestep:number, bodies:{name:string,parent:number}[],
- *   geoms:Part[], sites:Part[], meshes:{name:string, vert:number[], face:number[]}[]}} ModelJson */
+ *   geoms:Part[], sites:Part[], skins?:Skin[],
+ *   meshes:{name:string, vert:number[], face:number[]}[]}} ModelJson */
+
+/** @param {number[]} rgba @returns {boolean} MJCF's default grey (no rgba and no material) */
+const isDefaultRgba = (rgba) => rgba[0] === 0.5 && rgba[1] === 0.5 && rgba[2] === 0.5 && rgba[3] === 1;
 
 /** Colours of moving geoms that the model leaves at MJCF's default grey, one per body. */
 const BODY_COLOURS = [0x4e79a7, 0xf28e2b, 0x59a14f, 0xb07aa1, 0xedc948, 0x76b7b2, 0xff9da7, 0x9c755f];
@@ -82,24 +87,29 @@ export class Rig {
     /** @type {THREE.Object3D[]} plane geoms (one floor is drawn for all copies) */ this.planes = [];
     /** @type {THREE.MeshStandardMaterial[]} */ this.materials = [];
     const tint = new THREE.Color(PALETTE[index % PALETTE.length]);
-    for (const geom of model.geoms) {
-      const rgba = geom.rgba ?? [0.5, 0.5, 0.5, 1];
-      const isDefault = rgba[0] === 0.5 && rgba[1] === 0.5 && rgba[2] === 0.5 && rgba[3] === 1;
-      const color = isDefault && geom.body > 0 ? new THREE.Color(BODY_COLOURS[(geom.body - 1) % BODY_COLOURS.length])
-        : isDefault && geom.type === 'plane' ? new THREE.Color(0.72, 0.74, 0.76) : new THREE.Color(rgba[0], rgba[1], rgba[2]);
+    /** @param {number[]} rgba @param {THREE.Color} color */
+    const material = (rgba, color) => {
       if (index > 0) color.lerp(tint, 0.6);
-      const material = new THREE.MeshStandardMaterial({
+      const m = new THREE.MeshStandardMaterial({
         color, roughness: 0.65, metalness: 0.05, side: THREE.DoubleSide,
         transparent: rgba[3] < 1, opacity: rgba[3]});
-      material.userData.baseOpacity = rgba[3];
-      this.materials.push(material);
+      m.userData.baseOpacity = rgba[3];
+      this.materials.push(m);
+      return m;
+    };
+    for (const geom of model.geoms) {
+      // rgba: the colour gauss says the geom is drawn with (its own, or its material's)
+      const rgba = geom.rgba ?? [0.5, 0.5, 0.5, 1];
+      const isDefault = isDefaultRgba(rgba);
+      const color = isDefault && geom.body > 0 ? new THREE.Color(BODY_COLOURS[(geom.body - 1) % BODY_COLOURS.length])
+        : isDefault && geom.type === 'plane' ? new THREE.Color(0.72, 0.74, 0.76) : new THREE.Color(rgba[0], rgba[1], rgba[2]);
       let object;
       if (geom.type === 'plane') {
-        object = planeObject(geom, material, extent);
+        object = planeObject(geom, material(rgba, color), extent);
       } else {
         const geometry = partGeometry(geom, model);
         if (!geometry) continue;
-        object = new THREE.Mesh(geometry, material);
+        object = new THREE.Mesh(geometry, material(rgba, color));
       }
       setPose(object, geom.pos, geom.quat);
       object.name = geom.name;
@@ -108,16 +118,42 @@ export class Rig {
       if (geom.body === 0) this.worldGeoms.push(object);
       if (geom.type === 'plane') this.planes.push(object);
     }
+    // sites left at the default grey are drawn red and see-through, as markers
     const siteMaterial = new THREE.MeshStandardMaterial({color: 0xd03030, transparent: true, opacity: 0.6});
     for (const site of model.sites) {
       const geometry = partGeometry(site, model) ?? new THREE.SphereGeometry(site.size[0] || 0.01, 16, 8);
-      const object = new THREE.Mesh(geometry, siteMaterial);
+      const rgba = site.rgba ?? [0.5, 0.5, 0.5, 1];
+      const object = new THREE.Mesh(geometry, isDefaultRgba(rgba) ? siteMaterial
+        : new THREE.MeshStandardMaterial({color: new THREE.Color(rgba[0], rgba[1], rgba[2]), transparent: rgba[3] < 1, opacity: rgba[3]}));
       setPose(object, site.pos, site.quat);
       this.bodies[site.body].add(object);
       this.sites.push(object);
     }
+    /** @type {THREE.Mesh[]} skins: triangle meshes whose vertices gauss poses every frame */
+    this.skins = (model.skins ?? []).map((skin) => {
+      const geometry = new THREE.BufferGeometry();
+      geometry.setAttribute('position', new THREE.Float32BufferAttribute(new Float32Array(3 * skin.nvert), 3));
+      geometry.setIndex(skin.face);
+      const object = new THREE.Mesh(geometry, material(skin.rgba, new THREE.Color(skin.rgba[0], skin.rgba[1], skin.rgba[2])));
+      object.name = skin.name;
+      object.frustumCulled = false;  // the bounds change with every pose
+      this.root.add(object);
+      this.visualGeoms.push(object);
+      return object;
+    });
     this.contacts = new ContactLayer();
     this.root.add(this.contacts.group);
+  }
+
+  /** Skin vertices (world x y z, skin after skin) from `verts` starting at `offset`. */
+  poseSkins(verts, offset) {
+    let k = offset;
+    for (const skin of this.skins) {
+      const position = skin.geometry.getAttribute('position');
+      for (let i = 0; i < position.array.length; ++i) position.array[i] = verts[k++];
+      position.needsUpdate = true;
+      skin.geometry.computeVertexNormals();  // smooth shading across the deforming surface
+    }
   }
 
   /** Poses of bodies 1..n-1 from `poses` starting at `offset` (7 numbers per body). */

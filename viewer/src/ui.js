@@ -57,7 +57,7 @@ export function buildUi(scene) {
   const layout = el('select', {id: 'gauss-layout', title: 'several trajectories: ghosted or side by side'},
     [el('option', {value: 'ghost'}, ['ghosted']), el('option', {value: 'side'}, ['side by side'])]);
   const collision = checkbox('collision geoms', 'gauss-show-collision', true);
-  const visual = checkbox('visual geoms', 'gauss-show-visual', true);
+  const visual = checkbox('visual geoms and skins', 'gauss-show-visual', true);
   const sites = checkbox('sites', 'gauss-show-sites', false);
   const contacts = checkbox('contacts', 'gauss-show-contacts', true);
   const panel = el('div', {class: 'gauss-panel'}, [reset, back, play, step, speed]);

@@ -59,6 +59,12 @@
   X(Model, nmeshgraph) \
   X(Model, nhfield) \
   X(Model, nhfielddata) \
+  X(Model, nmat) \
+  X(Model, nskin) \
+  X(Model, nskinvert) \
+  X(Model, nskinface) \
+  X(Model, nskinbone) \
+  X(Model, nskinbonevert) \
   X(Model, name) \
   X(Model, source_file) \
   X(Model, opt) \
@@ -136,6 +142,7 @@
   X(Model, geom_margin) \
   X(Model, geom_gap) \
   X(Model, geom_rgba) \
+  X(Model, geom_matid) \
   X(Model, geom_fluid) \
   X(Model, geom_name) \
   X(Model, mesh_vertadr) \
@@ -158,7 +165,31 @@
   X(Model, site_size) \
   X(Model, site_pos) \
   X(Model, site_quat) \
+  X(Model, site_rgba) \
+  X(Model, site_matid) \
   X(Model, site_name) \
+  X(Model, mat_rgba) \
+  X(Model, mat_name) \
+  X(Model, skin_matid) \
+  X(Model, skin_group) \
+  X(Model, skin_rgba) \
+  X(Model, skin_inflate) \
+  X(Model, skin_vertadr) \
+  X(Model, skin_vertnum) \
+  X(Model, skin_faceadr) \
+  X(Model, skin_facenum) \
+  X(Model, skin_boneadr) \
+  X(Model, skin_bonenum) \
+  X(Model, skin_vert) \
+  X(Model, skin_face) \
+  X(Model, skin_bonevertadr) \
+  X(Model, skin_bonevertnum) \
+  X(Model, skin_bonebindpos) \
+  X(Model, skin_bonebindquat) \
+  X(Model, skin_bonebodyid) \
+  X(Model, skin_bonevertid) \
+  X(Model, skin_bonevertweight) \
+  X(Model, skin_name) \
   X(Model, actuator_trntype) \
   X(Model, actuator_dyntype) \
   X(Model, actuator_gaintype) \

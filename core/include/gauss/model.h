@@ -44,6 +44,12 @@ struct Model {
   int nmeshgraph = 0; // ints of all convex-hull graphs (mesh_graph)
   int nhfield = 0;      // number of height fields
   int nhfielddata = 0;  // elevation samples of all height fields (hfield_data)
+  int nmat = 0;       // number of materials
+  int nskin = 0;          // number of skins
+  int nskinvert = 0;      // vertices of all skins
+  int nskinface = 0;      // triangles of all skins
+  int nskinbone = 0;      // bones of all skins
+  int nskinbonevert = 0;  // (bone, vertex) weights of all skins
 
   std::string name;         // <mujoco model="...">
   std::string source_file;  // path of the top-level MJCF file ("" when loaded from a string)
@@ -138,7 +144,8 @@ struct Model {
   std::vector<double> geom_friction;    // (ngeom x 3) sliding, torsional, rolling
   std::vector<double> geom_margin;      // (ngeom)
   std::vector<double> geom_gap;         // (ngeom)
-  std::vector<double> geom_rgba;        // (ngeom x 4)
+  std::vector<double> geom_rgba;        // (ngeom x 4) as written (see gauss/visual.h)
+  std::vector<int> geom_matid;          // (ngeom) material, -1 if none
   // Ellipsoid fluid model per geom (ngeom x kNFluid), all zero unless fluidshape="ellipsoid":
   // [0] 1 when the geom interacts with the fluid, [1..5] fluidcoef (blunt drag, slender drag,
   // angular drag, Kutta lift, Magnus lift), [6..8] virtual mass and [9..11] virtual moment of
@@ -177,7 +184,36 @@ struct Model {
   std::vector<double> site_size;        // (nsite x 3)
   std::vector<double> site_pos;         // (nsite x 3) in body frame
   std::vector<double> site_quat;        // (nsite x 4) in body frame
+  std::vector<double> site_rgba;        // (nsite x 4) as written (see gauss/visual.h)
+  std::vector<int> site_matid;          // (nsite) material, -1 if none
   std::vector<std::string> site_name;   // (nsite)
+
+  // ---------------------------------------------------------------- materials (visual only)
+  std::vector<double> mat_rgba;         // (nmat x 4)
+  std::vector<std::string> mat_name;    // (nmat)
+
+  // ---------------------------------------------------------------- skins (visual only)
+  // A skin is a triangle mesh whose vertices follow bone bodies (gauss/visual.h SkinVertices).
+  std::vector<int> skin_matid;          // (nskin) material, -1 if none
+  std::vector<int> skin_group;          // (nskin)
+  std::vector<double> skin_rgba;        // (nskin x 4)
+  std::vector<double> skin_inflate;     // (nskin) offset along the vertex normals
+  std::vector<int> skin_vertadr;        // (nskin) first vertex in skin_vert
+  std::vector<int> skin_vertnum;        // (nskin)
+  std::vector<int> skin_faceadr;        // (nskin) first triangle in skin_face
+  std::vector<int> skin_facenum;        // (nskin)
+  std::vector<int> skin_boneadr;        // (nskin) first bone
+  std::vector<int> skin_bonenum;        // (nskin)
+  std::vector<double> skin_vert;        // (nskinvert x 3) bind-pose positions (world frame)
+  std::vector<int> skin_face;           // (nskinface x 3) vertex indices within the skin
+  std::vector<int> skin_bonevertadr;    // (nskinbone) first entry in skin_bonevert*
+  std::vector<int> skin_bonevertnum;    // (nskinbone)
+  std::vector<double> skin_bonebindpos;   // (nskinbone x 3) body position in the bind pose
+  std::vector<double> skin_bonebindquat;  // (nskinbone x 4) body orientation in the bind pose
+  std::vector<int> skin_bonebodyid;     // (nskinbone)
+  std::vector<int> skin_bonevertid;     // (nskinbonevert) vertex index within the skin
+  std::vector<double> skin_bonevertweight;  // (nskinbonevert) each vertex's weights sum to 1
+  std::vector<std::string> skin_name;   // (nskin)
 
   // ---------------------------------------------------------------- actuators
   // Compiled from every MJCF actuator shortcut into the <general> form.

@@ -85,7 +85,8 @@ double RayHfield(const Model& m, const Data& d, int g, const double pnt[3], cons
 
 // (geom_xpos, geom_xmat) => distance to the nearest geom hit by the ray pnt + x vec, x >= 0, and
 // its id in *geomid (-1 and -1 when nothing is hit). Excluded: geoms of body `bodyexclude`
-// (-1: none), geoms with rgba alpha 0, geoms of bodies welded to the world unless
+// (-1: none), invisible geoms (alpha 0: their material's when they have one, as in MuJoCo
+// 2.2.2, else their rgba's), geoms of bodies welded to the world unless
 // `include_static`, and geoms other than planes whose group g (clamped to 0..5) has
 // geomgroup[g] == 0 when geomgroup is not null (MuJoCo 2.2.2 does not filter planes by group).
 double Ray(const Model& m, const Data& d, const double pnt[3], const double vec[3],

@@ -106,9 +106,11 @@ void PlaceObject(const CompileContext& c, int body, const Spec& s, double pos[3]
   if (cmp.global) ToBodyFrame(c, body, pos, quat);
 }
 
-// A material named by a geom or site must be defined in <asset>.
-void CheckMaterial(const CompileContext& c, const std::string& material, const Source& src) {
-  if (!material.empty()) c.material_names.Require(material, src, "material", "material");
+// The id of the material named by a geom or site (which must be defined in <asset>), -1 if
+// none.
+int MaterialId(const CompileContext& c, const std::string& material, const Source& src) {
+  if (material.empty()) return -1;
+  return c.material_names.Require(material, src, "material", "material");
 }
 
 // Frames of body b: body_pos/body_quat in the parent frame and the global frame at qpos0.
@@ -281,7 +283,7 @@ void CompileGeoms(CompileContext* c, int b) {
       throw Error(g.src.Where("condim"), "condim must be 1, 3, 4 or 6, found " +
                                              std::to_string(g.condim));
     }
-    CheckMaterial(*c, g.material, g.src);
+    const int matid = MaterialId(*c, g.material, g.src);
     double pos[3], quat[4], size[3];
     PlaceObject(*c, b, g, pos, quat, size);
     CheckSize(g.type, size, g.src);
@@ -327,6 +329,7 @@ void CompileGeoms(CompileContext* c, int b) {
     m.geom_margin.push_back(g.margin);
     m.geom_gap.push_back(g.gap);
     m.geom_rgba.insert(m.geom_rgba.end(), g.rgba, g.rgba + 4);
+    m.geom_matid.push_back(matid);
     double fluid[kNFluid] = {0};
     if (g.fluid_ellipsoid) EllipsoidFluidCoefficients(g.type, size, g.fluidcoef, fluid);
     m.geom_fluid.insert(m.geom_fluid.end(), fluid, fluid + kNFluid);
@@ -344,7 +347,7 @@ void CompileSites(CompileContext* c, int b) {
     if (s.type == GeomType::kPlane || s.type == GeomType::kHfield || s.type == GeomType::kMesh) {
       throw Error(s.src.Where("type"), "a site cannot be a plane, hfield or mesh");
     }
-    CheckMaterial(*c, s.material, s.src);
+    const int matid = MaterialId(*c, s.material, s.src);
     double pos[3], quat[4], size[3];
     PlaceObject(*c, b, s, pos, quat, size);
     CheckSize(s.type, size, s.src);
@@ -353,6 +356,8 @@ void CompileSites(CompileContext* c, int b) {
     m.site_size.insert(m.site_size.end(), size, size + 3);
     m.site_pos.insert(m.site_pos.end(), pos, pos + 3);
     m.site_quat.insert(m.site_quat.end(), quat, quat + 4);
+    m.site_rgba.insert(m.site_rgba.end(), s.rgba, s.rgba + 4);
+    m.site_matid.push_back(matid);
     m.site_name.push_back(s.name);
   }
 }

@@ -3,6 +3,7 @@
 // Stages (each in its own file):
 //   compile_mesh.cc     mesh assets: files, mass properties, principal frame, convex hulls
 //   compile_hfield.cc   height field assets: PNG and binary files, inline data, scaling
+//   compile_visual.cc   materials (their colours) and skins: visual only
 //   compile_tree.cc     body order, frames (incl. coordinate="global"), joints, dofs, geoms,
 //                       sites, kinematic-tree bookkeeping, qpos0
 //   body_inertia.cc     mass properties of bodies (from <inertial> or from geoms)
@@ -69,6 +70,15 @@ struct CompileContext {
 void CompileModel(ModelSpec* spec, Model* m);
 
 // ---------------------------------------------------------------- stages
+// The file a <mesh file> or <skin file> names: strippath drops the directories, a relative
+// path starts at the model file's folder plus compiler meshdir.
+std::string ResolveMeshPath(const ModelSpec& spec, const std::string& file);
+// Skins in file order, .skn files read, bones bound to bodies, weights normalized per vertex.
+// Needs the bodies (after CompileTree). (spec skins) => (nskin*, skin_*)
+void CompileSkins(CompileContext* c);
+// Materials in file order: names (material ids), the textures they name checked to exist.
+// (spec materials) => (nmat, mat_rgba, mat_name, c->material_names)
+void CompileMaterials(CompileContext* c);
 // Meshes: files read, mass properties, vertices in the principal frame, convex hulls.
 // (spec meshes) => (mesh_*, nmesh*, c->meshes)
 void CompileMeshes(CompileContext* c);

@@ -12,8 +12,8 @@
 //    <default><default class="a"/><joint damping="3"/></default> gives class a damping 3.
 //  - An element uses its own class attribute if written, else the childclass of the nearest
 //    enclosing body that has one, else main. Naming an undefined class is an error.
-//  - <mesh> defaults keep scale; <material>, <camera>, <light> defaults are visual: checked,
-//    not kept.
+//  - <mesh> defaults keep scale, <material> defaults keep rgba; the rest of <material>, and
+//    <camera>, <light> defaults are visual: checked, not kept.
 //
 // Actuator shortcuts (measured against MuJoCo 2.2.2, where a default class holds a single
 // actuator template that every shortcut writes into):
@@ -79,8 +79,11 @@ void ReadTemplates(const XmlElement& section, int index, ModelSpec* spec) {
       ReadActuatorAttributes(c, &d.actuator);
     } else if (c.name == "mesh") {
       ReadNumbers(c, "scale", d.mesh_scale, 3);
+    } else if (c.name == "material") {
+      ReadNumbers(c, "rgba", d.material_rgba, 4);
     }
-    // material, camera, light: visual defaults, attribute names checked by the schema
+    // camera, light and the other material attributes: visual defaults, attribute names
+    // checked by the schema
   }
 }
 

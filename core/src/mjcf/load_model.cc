@@ -68,15 +68,13 @@ void CompileModel(ModelSpec* spec, Model* m) {
       for (auto& child : b->children) stack.push_back(child.get());
     }
   }
-  for (const auto& [name, src] : spec->materials) c.material_names.Add(name, 0, src, "material");
   for (const auto& [name, src] : spec->textures) c.texture_names.Add(name, 0, src, "texture");
-  for (const auto& [name, src] : spec->material_textures) {
-    c.texture_names.Require(name, src, "texture", "texture");
-  }
+  CompileMaterials(&c);
 
   CompileMeshes(&c);
   CompileHfields(&c);
   CompileTree(&c);
+  CompileSkins(&c);
   CompileBodyInertia(&c);
   CompileTendons(&c);
   CompileActuators(&c);

@@ -276,16 +276,79 @@ void ReadHfield(const XmlElement& c, ModelSpec* spec) {
   spec->hfields.push_back(h);
 }
 
-// (<asset>) => (meshes, height fields, material and texture names); skins refused
+// Non-negative integers written as a number list. (attribute) => (out)
+void ReadIndexList(const XmlElement& c, const char* attr, std::vector<int>* out) {
+  std::vector<double> values;
+  ReadNumberList(c, attr, &values);
+  for (double v : values) {
+    if (v != static_cast<int>(v) || v < 0) {
+      throw Error(c.Where(attr), "expected non-negative integer indices");
+    }
+    out->push_back(static_cast<int>(v));
+  }
+}
+
+// (<skin> and its <bone>s) => (spec.skins); a file is read by the compiler
+void ReadSkin(const XmlElement& c, ModelSpec* spec) {
+  SkinSpec skin;
+  skin.src = SourceOf(c);
+  ReadString(c, "name", &skin.name);
+  ReadString(c, "file", &skin.file);
+  ReadString(c, "material", &skin.material);
+  ReadNumbers(c, "rgba", skin.rgba, 4);
+  ReadNumber(c, "inflate", &skin.inflate);
+  ReadInt(c, "group", &skin.group);
+  ReadNumberList(c, "vertex", &skin.vertex);
+  ReadIndexList(c, "face", &skin.face);
+  std::vector<double> texcoord;  // visual only: textures are not drawn
+  ReadNumberList(c, "texcoord", &texcoord);
+  for (const XmlElement& b : c.children) {
+    SkinBoneSpec bone;
+    bone.src = SourceOf(b);
+    bone.body = RequireAttribute(b, "body");
+    RequireAttribute(b, "bindpos");
+    RequireAttribute(b, "bindquat");
+    ReadNumbers(b, "bindpos", bone.bindpos, 3);
+    ReadNumbers(b, "bindquat", bone.bindquat, 4);
+    ReadIndexList(b, "vertid", &bone.vertid);
+    ReadNumberList(b, "vertweight", &bone.vertweight);
+    if (bone.vertid.size() != bone.vertweight.size()) {
+      throw Error(b.Where("vertweight"), "expected one weight per vertid (" +
+                                             std::to_string(bone.vertid.size()) + "), found " +
+                                             std::to_string(bone.vertweight.size()));
+    }
+    skin.bones.push_back(bone);
+  }
+  if (skin.file.empty() == skin.vertex.empty()) {
+    throw Error(c.Where(skin.file.empty() ? "vertex" : "file"),
+                "a skin takes its data from a file or from the vertex attribute (and bones), "
+                "one of the two");
+  }
+  if (!skin.file.empty() && (!skin.face.empty() || !skin.bones.empty())) {
+    throw Error(c.Where("file"), "a skin read from a file cannot also have faces or bones");
+  }
+  if (skin.vertex.size() % 3 != 0) {
+    throw Error(c.Where("vertex"), "the number of values must be a multiple of 3");
+  }
+  if (skin.face.size() % 3 != 0) {
+    throw Error(c.Where("face"), "the number of values must be a multiple of 3");
+  }
+  spec->skins.push_back(skin);
+}
+
+// (<asset>) => (meshes, height fields, skins, materials, texture names)
 void ReadAsset(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
-    if (c.name == "skin") NotSupported(c, c.name + " asset");
     if (c.name == "mesh") {
       ReadMesh(c, spec);
       continue;
     }
     if (c.name == "hfield") {
       ReadHfield(c, spec);
+      continue;
+    }
+    if (c.name == "skin") {
+      ReadSkin(c, spec);
       continue;
     }
     std::string name;
@@ -322,19 +385,19 @@ void ReadAsset(const XmlElement& e, ModelSpec* spec) {
       }
       if (!name.empty()) spec->textures.emplace_back(name, SourceOf(c));
     } else if (c.name == "material") {
-      ElementClass(c, *spec, 0);
-      RequireAttribute(c, "name");
+      MaterialSpec mat;
+      mat.src = SourceOf(c);
+      const DefaultClass& cls = spec->defaults[ElementClass(c, *spec, 0)];
+      for (int k = 0; k < 4; ++k) mat.rgba[k] = cls.material_rgba[k];
+      mat.name = RequireAttribute(c, "name");
       for (const char* a : {"emission", "specular", "shininess", "reflectance"}) {
         ReadNumber(c, a, buf);
       }
-      ReadNumbers(c, "rgba", buf, 4);
+      ReadNumbers(c, "rgba", mat.rgba, 4);
       ReadNumbers(c, "texrepeat", buf, 2);
       ReadBool(c, "texuniform", &flag);
-      std::string texture;
-      if (ReadString(c, "texture", &texture)) {
-        spec->material_textures.emplace_back(texture, SourceOf(c));
-      }
-      spec->materials.emplace_back(name, SourceOf(c));
+      ReadString(c, "texture", &mat.texture);
+      spec->materials.push_back(mat);
     }
   }
 }

@@ -1,7 +1,7 @@
 // The MJCF schema of MuJoCo 2.2.2 as a tree of rules, and the walk that checks a document.
 //
 // Every element and attribute of the 2.2.2 format is listed, including those Gauss refuses
-// later with "not supported yet" (composite, mesh, skin, ...): the schema answers "is this
+// later with "not supported yet" (composite, hfield, ...): the schema answers "is this
 // MJCF?", the parsers answer "does Gauss implement it?". Elements marked opaque are refused by
 // the parser as a whole, so their contents are not checked here.
 #include "mjcf/schema.h"
@@ -157,10 +157,10 @@ Rule CustomRule() {
 
 Rule AssetRule() {
   Rule skin = Many("skin", {"name", "file", "material", "rgba", "inflate", "vertex", "texcoord",
-                            "face", "group"});
+                            "face", "group"},
+                    {Many("bone", {"body", "bindpos", "bindquat", "vertid", "vertweight"})});
   // elevation: MuJoCo 3.x's inline data (not in 2.2.2), accepted with 3.x's meaning
   Rule hfield = Many("hfield", {"name", "file", "nrow", "ncol", "size", "elevation"});
-  skin.opaque = true;  // refused by the parser ("not supported yet")
   return Many("asset",
               {},
               {Many("texture", {"name", "type", "file", "gridsize", "gridlayout", "fileright",

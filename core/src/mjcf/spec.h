@@ -134,6 +134,38 @@ struct HfieldSpec {
   std::vector<double> elevation; // inline samples, first row = largest y (as MuJoCo 3.x)
 };
 
+// <asset><material>: only its colour is compiled (textures are checked to exist, not drawn).
+struct MaterialSpec {
+  Source src;
+  std::string name;
+  double rgba[4] = {1, 1, 1, 1};  // from the default class, then the element
+  std::string texture;            // "" if none
+};
+
+// <asset><skin>: a visual mesh whose vertices follow bone bodies. Inline data, or a .skn file
+// read by the compiler (compile_visual.cc) into the same fields.
+struct SkinBoneSpec {
+  Source src;
+  std::string body;
+  double bindpos[3] = {0, 0, 0};
+  double bindquat[4] = {1, 0, 0, 0};
+  std::vector<int> vertid;
+  std::vector<double> vertweight;
+};
+
+struct SkinSpec {
+  Source src;
+  std::string name;
+  std::string file;  // as written; "" for inline data
+  std::string material;
+  double rgba[4] = {0.5, 0.5, 0.5, 1};
+  double inflate = 0;
+  int group = 0;
+  std::vector<double> vertex;  // (n x 3) in the bind pose
+  std::vector<int> face;       // (m x 3)
+  std::vector<SkinBoneSpec> bones;
+};
+
 // Cameras and lights are visual: only what other elements may refer to is kept.
 struct VisualObjectSpec {
   Source src;
@@ -318,6 +350,7 @@ struct DefaultClass {
   EqualitySpec equality;
   PairSpec pair;
   double mesh_scale[3] = {1, 1, 1};  // <default><mesh scale>
+  double material_rgba[4] = {1, 1, 1, 1};  // <default><material rgba>
 };
 
 struct ModelSpec {
@@ -329,10 +362,13 @@ struct ModelSpec {
   SizeSpec size;
   StatisticSpec statistic;
   std::vector<DefaultClass> defaults;  // [0] is "main"
-  std::vector<std::pair<std::string, Source>> materials, textures;  // asset names
-  std::vector<std::pair<std::string, Source>> material_textures;     // textures materials use
+  std::vector<MaterialSpec> materials;                      // in file order: material ids
+  std::vector<std::pair<std::string, Source>> textures;     // texture asset names
   std::vector<MeshSpec> meshes;
   std::vector<HfieldSpec> hfields;
+};
+
+  std::vector<SkinSpec> skins;
   BodySpec world;
   std::vector<ActuatorSpec> actuators;
   std::vector<TendonSpec> tendons;
