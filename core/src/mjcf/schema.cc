@@ -454,6 +454,7 @@ void Check(const XmlElement& e, const Rule& rule) {
       Names allowed;
       for (const Rule& r : rule.children) allowed.push_back(r.name);
       if (rule.recursive) allowed.push_back(rule.name);
+      if (HoldsBodies(rule.name)) allowed.insert(allowed.end(), {"frame", "replicate"});
       throw Error(c.Where(), "unknown element <" + c.name + "> inside <" + e.name +
                                  ">; allowed here: " + List(allowed));
     }
