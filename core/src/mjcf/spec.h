@@ -108,6 +108,8 @@ struct GeomSpec {
   std::string hfield, mesh;
   double rgba[4] = {0.5, 0.5, 0.5, 1};
   bool fluid_ellipsoid = false;  // fluidshape="ellipsoid"
+  // blunt drag, slender drag, angular drag, Kutta lift, Magnus lift (fluidcoef)
+  double fluidcoef[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
   double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x; nonzero is refused
 };
 
