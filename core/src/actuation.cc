@@ -309,6 +309,14 @@ void ActuatorToJointForces(const Model& m, Data& d) {
     const int* span = d.actuator_moment_span.data() + 2 * a;
     for (int i = span[0]; i < span[1]; ++i) d.qfrc_actuator[i] += moment[i] * force;
   }
+  // MuJoCo 3.x joint actuatorfrcrange: the sum of all actuators' forces on a hinge or slide
+  // joint is clamped (the compiler allows it on those joints only)
+  const int limited_joints = static_cast<int>(m.jnt_actfrclimited.size());  // 0: none written
+  for (int j = 0; j < limited_joints; ++j) {
+    if (!m.jnt_actfrclimited[j]) continue;
+    double& f = d.qfrc_actuator[m.jnt_dofadr[j]];
+    f = std::clamp(f, m.jnt_actfrcrange[2 * j], m.jnt_actfrcrange[2 * j + 1]);
+  }
 }
 
 // (ctrl, act, actuator_length, actuator_velocity, actuator_moment) => (act_dot, actuator_force,

@@ -103,6 +103,8 @@
   X(Model, jnt_stiffness) \
   X(Model, jnt_range) \
   X(Model, jnt_margin) \
+  X(Model, jnt_actfrclimited) \
+  X(Model, jnt_actfrcrange) \
   X(Model, jnt_name) \
   X(Model, dof_bodyid) \
   X(Model, dof_jntid) \

@@ -96,6 +96,10 @@ struct Model {
   std::vector<double> jnt_stiffness; // (njnt)
   std::vector<double> jnt_range;     // (njnt x 2) limits (radians for hinge/ball)
   std::vector<double> jnt_margin;    // (njnt) limit activation margin
+  // (njnt) MuJoCo 3.x actuatorfrclimited: clamp the total actuator force on the joint's dof
+  // (hinge and slide) to jnt_actfrcrange (njnt x 2)
+  std::vector<unsigned char> jnt_actfrclimited;
+  std::vector<double> jnt_actfrcrange;
   std::vector<std::string> jnt_name; // (njnt)
 
   // ---------------------------------------------------------------- dofs

@@ -58,6 +58,32 @@ void Append(std::vector<T>* v, const T (&a)[N]) {
 }  // namespace
 
 // (actuator specs, name tables) => (actuator_*, na)
+// 3.x inheritrange of a position (ctrlrange) or intvelocity (actrange) servo: the target
+// joint's or tendon's compiled range, scaled by inheritrange about its middle.
+// (model so far, actuator, transmission) => (out's ctrlrange or actrange, and its limited flag)
+void InheritRange(const Model& m, const ActuatorSpec& a, TrnType type, int target,
+                  ActuatorSpec* out) {
+  const double* range = nullptr;
+  if ((type == TrnType::kJoint || type == TrnType::kJointInParent) &&
+      (m.jnt_type[target] == JointType::kHinge || m.jnt_type[target] == JointType::kSlide) &&
+      m.jnt_limited[target]) {
+    range = &m.jnt_range[2 * target];
+  } else if (type == TrnType::kTendon && m.tendon_limited[target]) {
+    range = &m.tendon_range[2 * target];
+  }
+  if (!range) {
+    throw Error(a.src.Where("inheritrange"), "inheritrange needs a limited hinge, slide or "
+                                             "tendon as the transmission target");
+  }
+  const double mid = 0.5 * (range[0] + range[1]);
+  const double half = 0.5 * a.inheritrange * (range[1] - range[0]);
+  const bool integrator = a.dyntype == DynType::kIntegrator;
+  double* out_range = integrator ? out->actrange : out->ctrlrange;
+  out_range[0] = mid - half;
+  out_range[1] = mid + half;
+  (integrator ? out->actlimited : out->ctrllimited) = 1;
+}
+
 void CompileActuators(CompileContext* c) {
   Model& m = *c->m;
   const bool autolimits = c->spec->compiler.autolimits;
@@ -115,19 +141,21 @@ void CompileActuators(CompileContext* c) {
     m.actuator_actadr.push_back(stateful ? m.na : -1);
     m.actuator_actnum.push_back(stateful ? 1 : 0);
     if (stateful) ++m.na;
-    m.actuator_ctrllimited.push_back(
-        ResolveLimited(a.ctrllimited, a.ctrlrange, autolimits, src, "ctrllimited", "ctrlrange"));
+    ActuatorSpec inherited = a;  // 3.x inheritrange: ctrlrange / actrange from the target
+    if (a.inheritrange > 0) InheritRange(m, a, type, trn[0], &inherited);
+    m.actuator_ctrllimited.push_back(ResolveLimited(inherited.ctrllimited, inherited.ctrlrange,
+                                                    autolimits, src, "ctrllimited", "ctrlrange"));
     m.actuator_forcelimited.push_back(ResolveLimited(a.forcelimited, a.forcerange, autolimits,
                                                      src, "forcelimited", "forcerange"));
-    m.actuator_actlimited.push_back(
-        ResolveLimited(a.actlimited, a.actrange, autolimits, src, "actlimited", "actrange"));
+    m.actuator_actlimited.push_back(ResolveLimited(inherited.actlimited, inherited.actrange,
+                                                   autolimits, src, "actlimited", "actrange"));
     m.actuator_actearly.push_back(0);
     Append(&m.actuator_dynprm, a.dynprm);
     Append(&m.actuator_gainprm, a.gainprm);
     Append(&m.actuator_biasprm, a.biasprm);
-    Append(&m.actuator_ctrlrange, a.ctrlrange);
+    Append(&m.actuator_ctrlrange, inherited.ctrlrange);
     Append(&m.actuator_forcerange, a.forcerange);
-    Append(&m.actuator_actrange, a.actrange);
+    Append(&m.actuator_actrange, inherited.actrange);
     Append(&m.actuator_gear, a.gear);
     m.actuator_cranklength.push_back(a.cranklength);
     Append(&m.actuator_lengthrange, a.lengthrange);
@@ -231,6 +259,36 @@ void ResolveTendonSpringLengths(CompileContext* c) {
   }
 }
 
+// A 3.x connect or weld between two sites, written in the body form the kernel uses: the
+// points are the sites (site1 on body1, site2 on body2) and, for weld, the relative
+// orientation makes the two site frames coincide: q1 s1 = q2 s2 <=> q2^-1 q1 (s1 s2^-1) = 1.
+// (spec, sites) => (body ids, eq_data)
+void SiteEquality(const CompileContext& c, const EqualitySpec& q, int* id1, int* id2,
+                  double data[11]) {
+  const Model& m = *c.m;
+  const int s1 = c.site_names.Require(q.name1, q.src, "site1", "site");
+  const int s2 = c.site_names.Require(q.name2, q.src, "site2", "site");
+  *id1 = m.site_bodyid[s1];
+  *id2 = m.site_bodyid[s2];
+  if (q.type == EqType::kConnect) {
+    for (int k = 0; k < 3; ++k) data[k] = m.site_pos[3 * s1 + k];
+    for (int k = 0; k < 3; ++k) data[3 + k] = m.site_pos[3 * s2 + k];
+    return;
+  }
+  // MuJoCo 3.x measures the weld's rotation in site2's frame, the kernel in body2's: the two
+  // agree when site2 is not rotated in its body
+  const double* quat2 = &m.site_quat[4 * s2];
+  if (quat2[0] != 1 || quat2[1] != 0 || quat2[2] != 0 || quat2[3] != 0) {
+    throw Error(q.src.Where("site2"), "not supported yet: a weld whose site2 is rotated in its "
+                                      "body (the rotation would be measured in another frame)");
+  }
+  for (int k = 0; k < 3; ++k) data[k] = m.site_pos[3 * s2 + k];
+  for (int k = 0; k < 3; ++k) data[3 + k] = m.site_pos[3 * s1 + k];
+  double inv2[4];
+  math::NegQuat(inv2, &m.site_quat[4 * s2]);
+  math::MulQuat(data + 6, &m.site_quat[4 * s1], inv2);
+}
+
 // (equality specs, global frames at qpos0) => (eq_*)
 void CompileEqualities(CompileContext* c) {
   Model& m = *c->m;
@@ -238,7 +296,9 @@ void CompileEqualities(CompileContext* c) {
     c->equality_names.Add(q.name, m.neq++, q.src, "equality constraint");
     double data[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int id1 = -1, id2 = -1;
-    if (q.type == EqType::kConnect || q.type == EqType::kWeld) {
+    if (q.sites) {
+      SiteEquality(*c, q, &id1, &id2, data);
+    } else if (q.type == EqType::kConnect || q.type == EqType::kWeld) {
       id1 = c->body_names.Require(q.name1, q.src, "body1", "body");
       id2 = q.name2.empty() ? 0 : c->body_names.Require(q.name2, q.src, "body2", "body");
       for (int k = 0; k < 3; ++k) data[k] = q.anchor[k];

@@ -177,10 +177,20 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
   }
   if (g.face.empty()) g.face = hull.face;  // MuJoCo: a mesh without faces is its hull
 
-  // mass properties and the principal frame
-  const bool exact = spec.compiler.exactmeshinertia;
+  // mass properties and the principal frame: MuJoCo 2.2.2's legacy rule, or exact signed
+  // tetrahedra of the mesh (exactmeshinertia, 3.x inertia="exact") or of its convex hull (3.x
+  // inertia="convex", 3.x's default: a file using 3.x features gets it)
+  enum { kLegacy, kExact, kConvex, kShell };
+  const int rule = ms.inertia >= 0 ? ms.inertia
+                   : spec.compiler.exactmeshinertia ? kExact
+                   : spec.mjcf3 ? kConvex : kLegacy;
+  if (rule == kShell) {
+    throw Error(ms.src.Where("inertia"), "not supported yet: mesh inertia=\"shell\"");
+  }
+  const bool exact = rule != kLegacy;
   double full[6];
-  const double volume = TriangleMassProps(g.vert, g.face, exact, props->pos, full);
+  const double volume = TriangleMassProps(g.vert, rule == kConvex ? hull.face : g.face, exact,
+                                          props->pos, full);
   if (!(volume >= kMinVal)) {
     throw Error(where, "mesh '" + ms.name + "': volume is too small (" + std::to_string(volume) +
                            ")" + (exact ? "; with exactmeshinertia the triangles must be "

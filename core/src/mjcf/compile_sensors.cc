@@ -6,7 +6,8 @@
 //   joint sensors:     jointpos 1 pos, jointvel 1 vel (hinge/slide); ballquat 4 pos,
 //                      ballangvel 3 vel (ball); jointlimitpos/vel/frc 1 pos/vel/acc (limited)
 //   tendon sensors:    tendonpos 1 pos, tendonvel 1 vel, tendonlimitpos/vel/frc (limited)
-//   actuator sensors:  actuatorpos 1 pos, actuatorvel 1 vel, actuatorfrc 1 acc
+//   actuator sensors:  actuatorpos 1 pos, actuatorvel 1 vel, actuatorfrc 1 acc;
+//                      3.x jointactuatorfrc 1 acc (hinge/slide: qfrc_actuator at its dof)
 //   frame sensors:     framepos 3, framequat 4, frame[xyz]axis 3 (pos), framelinvel 3,
 //                      frameangvel 3 (vel), framelinacc 3, frameangacc 3 (acc)
 //   subtree sensors:   subtreecom 3 pos, subtreelinvel 3 vel, subtreeangmom 3 vel (body)
@@ -44,6 +45,7 @@ const SensorKind kSensors[] = {
     {"actuatorpos", "actuator", 1, Stage::kPosition},
     {"actuatorvel", "actuator", 1, Stage::kVelocity},
     {"actuatorfrc", "actuator", 1, Stage::kAcceleration},
+    {"jointactuatorfrc", "joint", 1, Stage::kAcceleration},  // 3.x
     {"ballquat", "joint", 4, Stage::kPosition},
     {"ballangvel", "joint", 3, Stage::kVelocity},
     {"jointlimitpos", "joint", 1, Stage::kPosition},
@@ -139,7 +141,8 @@ void CompileSensors(CompileContext* c) {
         if (ball && jt != JointType::kBall) {
           throw Error(s.src.Where("joint"), "this sensor needs a ball joint");
         }
-        if ((s.type == "jointpos" || s.type == "jointvel") && jt != JointType::kHinge &&
+        if ((s.type == "jointpos" || s.type == "jointvel" || s.type == "jointactuatorfrc") &&
+            jt != JointType::kHinge &&
             jt != JointType::kSlide) {
           throw Error(s.src.Where("joint"), "this sensor needs a hinge or slide joint");
         }

@@ -77,7 +77,46 @@ void CheckSize(GeomType type, const double size[3], const Source& src) {
   }
 }
 
-// Position, orientation and size of a geom or site (fromto, global mode handled).
+// 3.x joint actuatorfrcrange (auto-limited like range) => (jnt_actfrclimited, jnt_actfrcrange)
+void CompileActuatorForceRange(const CompileContext& c, const JointSpec& j, Model* m) {
+  const bool has_range = j.actfrcrange[0] != 0 || j.actfrcrange[1] != 0;
+  int limited = j.actfrclimited;
+  if (limited == 2) {
+    if (has_range && !c.spec->compiler.autolimits) {
+      throw Error(j.src.Where("actuatorfrcrange"),
+                  "actuatorfrcrange is given but actuatorfrclimited is not: set compiler "
+                  "autolimits=\"true\", or write actuatorfrclimited");
+    }
+    limited = has_range ? 1 : 0;
+  }
+  if (limited && !(j.actfrcrange[0] <= j.actfrcrange[1])) {
+    throw Error(j.src.Where("actuatorfrcrange"), "the range must satisfy lower <= upper");
+  }
+  if (limited && j.type != JointType::kHinge && j.type != JointType::kSlide) {
+    throw Error(j.src.Where("actuatorfrcrange"),
+                "not supported yet: actuatorfrcrange on a ball or free joint");
+  }
+  if (limited && (c.spec->option.integrator == "implicit" ||
+                  c.spec->option.integrator == "implicitfast")) {
+    throw Error(j.src.Where("actuatorfrcrange"),
+                "not supported yet: actuatorfrcrange with the implicit integrators (their "
+                "actuator velocity derivative does not see the clamp)");
+  }
+  m->jnt_actfrclimited.push_back(limited ? 1 : 0);
+  m->jnt_actfrcrange.insert(m->jnt_actfrcrange.end(), j.actfrcrange, j.actfrcrange + 2);
+}
+
+// Applies the pose of the enclosing 3.x <frame>s to a pose written inside them.
+// (frame, pos, quat) => (pos, quat) in the body frame
+void ApplyFrame(const FramePose& f, double pos[3], double quat[4]) {
+  if (f.identity) return;
+  double p[3], q[4];
+  LocalToGlobal(f.pos, f.quat, pos, quat, p, q);
+  math::Copy3(pos, p);
+  math::Copy4(quat, q);
+}
+
+// Position, orientation and size of a geom or site (fromto, global mode and frames handled).
 // (spec fields) => (pos, quat, size) in the body frame
 template <typename Spec>
 void PlaceObject(const CompileContext& c, int body, const Spec& s, double pos[3], double quat[4],
@@ -103,6 +142,7 @@ void PlaceObject(const CompileContext& c, int body, const Spec& s, double pos[3]
     math::Copy3(pos, s.pos);
     OrientationToQuat(s.orient, cmp.degree, cmp.eulerseq, s.src, quat);
   }
+  ApplyFrame(s.frame, pos, quat);
   if (cmp.global) ToBodyFrame(c, body, pos, quat);
 }
 
@@ -121,6 +161,7 @@ void CompileBodyFrame(CompileContext* c, int b, int parent) {
   double pos[3], quat[4];
   math::Copy3(pos, s.pos);
   OrientationToQuat(s.orient, cmp.degree, cmp.eulerseq, s.src, quat);
+  ApplyFrame(s.frame, pos, quat);
   double* xp = &c->xpos[3 * b];
   double* xq = &c->xquat[4 * b];
   if (cmp.global) {
@@ -178,6 +219,16 @@ void CompileJoints(CompileContext* c, int b, int parent) {
       if (math::Norm3(axis) < kMinVal) throw Error(j.src.Where("axis"), "the axis is zero");
       math::Normalize3(axis);
     }
+    if (!j.frame.identity) {
+      // a joint inside a <frame>: its position and axis are in the frame's coordinates
+      double p[3], a[3];
+      math::RotVecQuat(p, pos, j.frame.quat);
+      math::Add3(pos, p, j.frame.pos);
+      if (j.type == JointType::kHinge || j.type == JointType::kSlide) {
+        math::RotVecQuat(a, axis, j.frame.quat);
+        math::Copy3(axis, a);
+      }
+    }
     if (cmp.global) {
       // joint pos and axis are world coordinates: express them in the body frame
       double inv[4], d[3];
@@ -226,6 +277,7 @@ void CompileJoints(CompileContext* c, int b, int parent) {
     m.jnt_stiffness.push_back(j.stiffness);
     m.jnt_range.insert(m.jnt_range.end(), range, range + 2);
     m.jnt_margin.push_back(j.margin);
+    CompileActuatorForceRange(*c, j, &m);
     m.jnt_name.push_back(j.name);
 
     // reference and spring configurations

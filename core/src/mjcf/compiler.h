@@ -104,6 +104,9 @@ void ApplySpringDampers(CompileContext* c);
 // body_mass, body_ipos, body_iquat, body_inertia (incl. boundmass, balanceinertia, the
 // moving-body check and settotalmass), then body_subtreemass.
 void CompileBodyInertia(CompileContext* c);
+// 3.x dampratio of position / intvelocity servos into biasprm[2] (compile_servo.cc); needs
+// the complete model, so it runs after SetConstants.
+void ApplyDampRatios(CompileContext* c);
 // Actuators, tendons (incl. lengthspring at qpos0), equality constraints, pairs, excludes.
 void CompileActuators(CompileContext* c);
 void CompileTendons(CompileContext* c);

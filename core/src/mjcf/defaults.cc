@@ -56,6 +56,15 @@ void ReadUser(const XmlElement& e) {
   ReadNumberList(e, "user", &unused);
 }
 
+}  // namespace
+
+// 3.x mesh inertia="legacy|exact|convex|shell" => index (see MeshSpec::inertia)
+bool ReadMeshInertia(const XmlElement& e, int* out) {
+  return ReadKeyword(e, "inertia", {"legacy", "exact", "convex", "shell"}, out);
+}
+
+namespace {
+
 // Applies the element templates written inside one <default> to class `index`.
 // (section) => (spec.defaults[index])
 void ReadTemplates(const XmlElement& section, int index, ModelSpec* spec) {
@@ -79,6 +88,9 @@ void ReadTemplates(const XmlElement& section, int index, ModelSpec* spec) {
       ReadActuatorAttributes(c, &d.actuator);
     } else if (c.name == "mesh") {
       ReadNumbers(c, "scale", d.mesh_scale, 3);
+      ReadMeshInertia(c, &d.mesh_inertia);  // 3.x
+      int maxhullvert = -1;
+      ReadInt(c, "maxhullvert", &maxhullvert);
     } else if (c.name == "material") {
       ReadNumbers(c, "rgba", d.material_rgba, 4);
     }
@@ -134,6 +146,10 @@ void ReadJointAttributes(const XmlElement& e, JointSpec* j) {
   ReadNumber(e, "damping", &j->damping);
   ReadNumber(e, "frictionloss", &j->frictionloss);
   ReadUser(e);
+  // 3.x: kept so that classes pass them on; the element's values are checked in parse_body.cc
+  ReadLimited(e, "actuatorfrclimited", &j->actfrclimited);
+  ReadNumbers(e, "actuatorfrcrange", j->actfrcrange, 2);
+  ReadBool(e, "actuatorgravcomp", &j->actgravcomp);
 }
 
 // (geom attributes) => (template or element)
@@ -168,6 +184,7 @@ void ReadGeomAttributes(const XmlElement& e, GeomSpec* g) {
   if (ReadKeyword(e, "fluidshape", {"none", "ellipsoid"}, &shape)) g->fluid_ellipsoid = shape == 1;
   ReadNumbers(e, "fluidcoef", g->fluidcoef, 5, false);
   ReadUser(e);
+  ReadNumbers(e, "surfacevel", g->surfacevel, 6);  // 3.x
 }
 
 // (site attributes) => (template or element)
@@ -200,6 +217,8 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a) {
   ReadNumbers(e, "gear", a->gear, 6, false);
   ReadNumber(e, "cranklength", &a->cranklength);
   ReadUser(e);
+  ReadBool(e, "actearly", &a->actearly);  // 3.x
+  ReadInt(e, "actdim", &a->actdim);       // 3.x
 
   // a shortcut fixes its dynamics: a plugin named by the class's <general dyntype> does not
   // carry over to it
@@ -242,11 +261,44 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a) {
     a->biastype = BiasType::kNone;
   } else if (kind == "position" || kind == "intvelocity") {
     ReadNumber(e, "kp", &a->gainprm[0]);
-    std::fill(a->biasprm, a->biasprm + kNBias, 0.0);  // MuJoCo 2.2.2 clears all of biasprm
+    // MuJoCo 2.2.2 clears all of biasprm; 3.x keeps biasprm[2] whatever wrote it. A file
+    // decides which applies: the damping term is kept when a 3.x kv or dampratio wrote it
+    // (kept in the template as biasprm[2] and dampratio), cleared otherwise (a 2.2.2
+    // <velocity kv> template, say: measured, 2.2.2 and 3.12 differ there)
+    const double kept_damping = a->servo_damping && !(a->dampratio > 0) ? a->biasprm[2] : 0;
+    if (!a->servo_damping) a->dampratio = 0;
+    std::fill(a->biasprm, a->biasprm + kNBias, 0.0);
     a->biasprm[0] = 0;
     a->biasprm[1] = -a->gainprm[0];
-    a->biasprm[2] = 0;
+    a->biasprm[2] = kept_damping;
+    if (e.Find("kv") && e.Find("dampratio")) {
+      throw Error(e.Where("dampratio"), "kv and dampratio cannot both be written");
+    }
+    double kv = 0;
+    if (ReadNumber(e, "kv", &kv)) {
+      if (kv < 0) throw Error(e.Where("kv"), "kv must not be negative");
+      a->biasprm[2] = -kv;
+      a->dampratio = 0;
+      a->servo_damping = true;
+    }
+    if (ReadNumber(e, "dampratio", &a->dampratio)) {
+      if (a->dampratio < 0) throw Error(e.Where("dampratio"), "dampratio must not be negative");
+      a->biasprm[2] = 0;
+      a->servo_damping = true;
+    }
     a->dyntype = kind == "position" ? DynType::kNone : DynType::kIntegrator;
+    double timeconst = 0;  // 3.x: a position servo with a first-order filter on the control
+    if (kind == "position" && ReadNumber(e, "timeconst", &timeconst)) {
+      if (timeconst < 0) throw Error(e.Where("timeconst"), "timeconst must not be negative");
+      a->dynprm[0] = timeconst;
+    }
+    if (kind == "position" && a->dynprm[0] > 0 && (e.Find("timeconst") || a->timeconst_servo)) {
+      a->dyntype = DynType::kFilterExact;
+      a->timeconst_servo = true;
+    }
+    if (ReadNumber(e, "inheritrange", &a->inheritrange) && a->inheritrange < 0) {
+      throw Error(e.Where("inheritrange"), "inheritrange must not be negative");
+    }
     a->gaintype = GainType::kFixed;
     a->biastype = BiasType::kAffine;
     if (kind == "intvelocity") a->actlimited = 1;
@@ -291,6 +343,7 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a) {
     }
     ReadNumbers(e, "timeconst", a->dynprm, 2);
     ReadNumbers(e, "range", a->gainprm, 2);
+    ReadNumber(e, "tausmooth", &a->tausmooth);  // 3.x
     const char* names[] = {"force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax"};
     for (int i = 0; i < 7; ++i) ReadNumber(e, names[i], &a->gainprm[2 + i]);
     std::copy(a->gainprm, a->gainprm + 9, a->biasprm);
@@ -320,7 +373,14 @@ void ReadTendonAttributes(const XmlElement& e, TendonSpec* t) {
   ReadNumbers(e, "solreffriction", t->solref_friction, kNRef, false);
   ReadNumbers(e, "solimpfriction", t->solimp_friction, kNImp, false);
   ReadNumber(e, "frictionloss", &t->frictionloss);
-  ReadNumber(e, "springlength", &t->springlength);
+  // one value, or (3.x) two: a dead band [low, high] in which the spring exerts no force
+  double springlength[2] = {0, 0};
+  const int n_spring = ReadNumbers(e, "springlength", springlength, 2, false);
+  if (n_spring >= 1) t->springlength = springlength[0];
+  if (n_spring >= 1) t->springlength_high = n_spring == 2 ? springlength[1] : -1;
+  ReadNumber(e, "armature", &t->armature);  // 3.x
+  ReadLimited(e, "actuatorfrclimited", &t->actfrclimited);
+  ReadNumbers(e, "actuatorfrcrange", t->actfrcrange, 2);
   ReadNumber(e, "margin", &t->margin);
   ReadNumber(e, "stiffness", &t->stiffness);
   ReadNumber(e, "damping", &t->damping);
@@ -347,6 +407,7 @@ void ReadPairAttributes(const XmlElement& e, PairSpec* p) {
   ReadNumbers(e, "solimp", p->solimp, kNImp, false);
   ReadNumber(e, "margin", &p->margin);
   ReadNumber(e, "gap", &p->gap);
+  ReadNumbers(e, "solreffriction", p->solreffriction, kNRef, false);  // 3.x
 }
 
 // The element's file, line and name, kept for errors raised while compiling.

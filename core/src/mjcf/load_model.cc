@@ -2,12 +2,14 @@
 // parse, compile), the compile driver (stage order, sizes, statistics) and the name tables.
 #include <algorithm>
 
+#include "gauss/data.h"
 #include "trees.h"
 #include "gauss/mjcf.h"
 #include "mjcf/compiler.h"
 #include "mjcf/parser.h"
 #include "mjcf/schema.h"
 #include "mjcf/xml_tree.h"
+#include "options_check.h"
 #include "lengthrange.h"
 #include "set_constants.h"
 
@@ -42,6 +44,18 @@ int NameTable::Require(const std::string& name, const Source& src, const std::st
   const int id = Find(name);
   if (id < 0) throw Error(src.Where(attribute), "unknown " + kind + " '" + name + "'");
   return id;
+}
+
+// 3.x <size memory>: MuJoCo sizes its arena in bytes; Gauss spends the same budget on fixed
+// buffers, half on contacts and half on constraint rows (a row holds its Jacobian, nv
+// numbers, and about 16 more), within the documented maxima. Written nconmax is kept.
+// (size spec, nv) => (nconmax, njmax)
+void SizeFromMemory(const SizeSpec& s, Model* m) {
+  const double half = 0.5 * s.memory;
+  const double contacts = half / sizeof(Contact);
+  const double rows = half / (8.0 * (m->nv + 16));
+  if (s.nconmax < 0) m->nconmax = static_cast<int>(std::min<double>(contacts, kMaxContacts));
+  m->njmax = static_cast<int>(std::min<double>(rows, kMaxConstraintRows));
 }
 
 // (spec) => (every Model field): the stages in order, then SetConstants.
@@ -86,12 +100,14 @@ void CompileModel(ModelSpec* spec, Model* m) {
   // <size>: MuJoCo 2.2.2 uses 100 contacts and 500 constraint rows when not given
   m->nconmax = spec->size.nconmax >= 0 ? spec->size.nconmax : 100;
   m->njmax = spec->size.njmax >= 0 ? spec->size.njmax : 500;
+  if (spec->size.memory >= 0) SizeFromMemory(spec->size, m);
 
   m->body_invweight0.assign(2 * m->nbody, 0);
   m->dof_invweight0.assign(m->nv, 0);
   ResolveTendonSpringLengths(&c);
   CompileTrees(*m);
   SetConstants(*m);
+  ApplyDampRatios(&c);       // 3.x: before actuator_acc0 and the length ranges use biasprm
   SetActuatorConstants(*m);  // actuator_length0, actuator_acc0 (lengthrange.cc)
   ApplySpringDampers(&c);
   // muscle length ranges by simulation (lengthrange.cc); as in MuJoCo 2.2.2, after the

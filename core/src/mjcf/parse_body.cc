@@ -6,6 +6,9 @@
 //  - <inertial> needs pos and mass; fullinertia counts as an orientation (writing it together
 //    with quat/euler/... is an error) and takes precedence over diaginertia.
 //  - <composite> is refused (not supported yet).
+//  - 3.x <frame>: its children belong to the enclosing body, posed by the frame (composed
+//    with enclosing frames); its childclass applies to them. <replicate>, <attach>,
+//    <plugin> and <flexcomp> are refused (not supported yet).
 #include "mjcf/attributes.h"
 #include "mjcf/orientation.h"
 #include "mjcf/parser.h"
@@ -51,6 +54,14 @@ VisualObjectSpec ReadVisualObject(const XmlElement& e, const ModelSpec& spec, in
     ReadOrientation(e, &o);
     ReadNumber(e, "fovy", buf);
     ReadNumber(e, "ipd", buf);
+    // 3.x intrinsics: visual only
+    bool flag = false;
+    ReadBool(e, "orthographic", &flag);
+    int resolution[2];
+    ReadInts(e, "resolution", resolution, 2);
+    for (const char* a : {"focal", "focalpixel", "principal", "principalpixel", "sensorsize"}) {
+      ReadNumbers(e, a, buf, 2);
+    }
     std::vector<double> user;
     ReadNumberList(e, "user", &user);
   } else {
@@ -65,15 +76,56 @@ VisualObjectSpec ReadVisualObject(const XmlElement& e, const ModelSpec& spec, in
     ReadNumbers(e, "ambient", buf, 3);
     ReadNumbers(e, "diffuse", buf, 3);
     ReadNumbers(e, "specular", buf, 3);
+    // 3.x: visual only
+    int type = 0;
+    ReadKeyword(e, "type", {"spot", "directional", "point", "image"}, &type);
+    for (const char* a : {"bulbradius", "intensity", "range"}) ReadNumber(e, a, buf);
   }
   return v;
 }
 
-// Reads the children of a body (or of the world body) into `body`.
-// (element) => (body)
-void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec* spec,
-                      BodySpec* body) {
+// The pose of a <frame> composed with the enclosing frames' pose. (frame element) => (pose)
+FramePose ComposeFrame(const XmlElement& e, const ModelSpec& spec, const FramePose& outer) {
+  if (spec.compiler.global) {
+    throw Error(e.Where(), "a <frame> cannot be used with compiler coordinate=\"global\"");
+  }
+  double pos[3] = {0, 0, 0}, quat[4];
+  Orientation o;
+  ReadNumbers(e, "pos", pos, 3);
+  ReadOrientation(e, &o);
+  OrientationToQuat(o, spec.compiler.degree, spec.compiler.eulerseq, SourceOf(e), quat);
+  FramePose f;
+  LocalToGlobal(outer.pos, outer.quat, pos, quat, f.pos, f.quat);
+  f.identity = false;
+  return f;
+}
+
+// Reads the children of a body (or of the world body, or of a frame inside them) into `body`;
+// `frame` is the pose of the enclosing frames. (element) => (body)
+void ReadBodyContents(const XmlElement& e, int childclass, bool world, const FramePose& frame,
+                      ModelSpec* spec, BodySpec* body) {
   for (const XmlElement& c : e.children) {
+    if (c.name == "frame") {
+      std::string name;
+      ReadString(c, "name", &name);
+      int cls = childclass;
+      std::string frame_class;
+      if (ReadString(c, "childclass", &frame_class)) {
+        cls = FindClass(*spec, frame_class);
+        if (cls < 0) {
+          throw Error(c.Where("childclass"), "undefined default class '" + frame_class + "'");
+        }
+      }
+      ReadBodyContents(c, cls, world, ComposeFrame(c, *spec, frame), spec, body);
+      continue;
+    }
+    if (c.name == "inertial" && !frame.identity) {
+      NotSupported(c, "<inertial> inside a <frame>");
+    }
+    if (c.name == "replicate") NotSupported(c, "<replicate> (MuJoCo 3.x)");
+    if (c.name == "attach") NotSupported(c, "<attach> (MuJoCo 3.x model composition)");
+    if (c.name == "plugin") NotSupported(c, "body <plugin> (MuJoCo 3.x engine plugins)");
+    if (c.name == "flexcomp") NotSupported(c, "<flexcomp> (MuJoCo 3.x flex deformables)");
     if (c.name == "inertial") {
       if (world) throw Error(c.Where(), "the world body cannot have an <inertial>");
       body->has_inertial = true;
@@ -88,20 +140,29 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec
         j.type = JointType::kFree;
         j.is_freejoint_element = true;
         ReadInt(c, "group", &j.group);
+        int align = 0;  // 3.x: false, true, auto
+        if (ReadKeyword(c, "align", {"false", "true", "auto"}, &align) && align == 1) {
+          NotSupported(c, "freejoint align=\"true\" (body re-framed at its inertia)", "align");
+        }
       }
+      CheckJoint3x(c, j);
       j.src = SourceOf(c);
+      j.frame = frame;
       ReadString(c, "name", &j.name);
       body->joints.push_back(j);
     } else if (c.name == "geom") {
       GeomSpec g = spec->defaults[ElementClass(c, *spec, childclass)].geom;
       ReadGeomAttributes(c, &g);
+      CheckGeom3x(c, g);
       g.src = SourceOf(c);
+      g.frame = frame;
       ReadString(c, "name", &g.name);
       body->geoms.push_back(g);
     } else if (c.name == "site") {
       SiteSpec s = spec->defaults[ElementClass(c, *spec, childclass)].site;
       ReadSiteAttributes(c, &s);
       s.src = SourceOf(c);
+      s.frame = frame;
       ReadString(c, "name", &s.name);
       body->sites.push_back(s);
     } else if (c.name == "camera") {
@@ -113,6 +174,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec
     } else if (c.name == "body") {
       auto child = std::make_unique<BodySpec>();
       child->src = SourceOf(c);
+      child->frame = frame;
       ReadString(c, "name", &child->name);
       int cls = childclass;
       if (ReadString(c, "childclass", &child->childclass)) {
@@ -124,10 +186,14 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec
       ReadNumbers(c, "pos", child->pos, 3);
       ReadOrientation(c, &child->orient);
       ReadBool(c, "mocap", &child->mocap);
+      double gravcomp = 0;  // 3.x
+      if (ReadNumber(c, "gravcomp", &gravcomp) && gravcomp != 0) {
+        NotSupported(c, "body gravcomp (gravity compensation)", "gravcomp");
+      }
       ReadKeyword(c, "sleep", {"auto", "never", "allowed", "init"}, &child->sleep);
       std::vector<double> user;
       ReadNumberList(c, "user", &user);
-      ReadBodyContents(c, cls, false, spec, child.get());
+      ReadBodyContents(c, cls, false, FramePose{}, spec, child.get());
       body->children.push_back(std::move(child));
     }
   }
@@ -138,7 +204,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, ModelSpec
 // (<worldbody>) => (spec.world and its subtree)
 void ReadWorldbody(const XmlElement& section, ModelSpec* spec) {
   spec->world.src = SourceOf(section);
-  ReadBodyContents(section, 0, true, spec, &spec->world);
+  ReadBodyContents(section, 0, true, FramePose{}, spec, &spec->world);
 }
 
 }  // namespace gauss::mjcf

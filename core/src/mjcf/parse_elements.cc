@@ -6,6 +6,8 @@
 //    adhesion need an explicit ctrlrange.
 //  - fixed tendon <joint> needs joint and coef; spatial path elements need their object.
 //  - distance equality constraints were removed in MuJoCo 2.2.2 and are refused.
+//  - 3.x connect/weld between two sites: site1 and site2 both, instead of body1/body2/anchor
+//    (and relpose for weld); the 3.x flex equalities and sensors are refused.
 //  - frame sensors need objtype and objname; refname needs reftype and vice versa; <user>
 //    sensors need objtype, objname, datatype and dim.
 #include "mjcf/attributes.h"
@@ -19,6 +21,7 @@ void ReadContact(const XmlElement& section, ModelSpec* spec) {
     if (c.name == "pair") {
       PairSpec p = spec->defaults[ElementClass(c, *spec, 0)].pair;
       ReadPairAttributes(c, &p);
+      CheckPair3x(c, p);
       p.src = SourceOf(c);
       ReadString(c, "name", &p.name);
       p.geom1 = RequireAttribute(c, "geom1");
@@ -40,11 +43,26 @@ void ReadEquality(const XmlElement& section, ModelSpec* spec) {
     if (c.name == "distance") {
       NotSupported(c, "distance equality constraint (removed in MuJoCo 2.2.2)");
     }
+    if (c.name.compare(0, 4, "flex") == 0) {
+      NotSupported(c, c.name + " equality constraint (MuJoCo 3.x flex deformables)");
+    }
     EqualitySpec q = spec->defaults[ElementClass(c, *spec, 0)].equality;
     ReadEqualityAttributes(c, &q);
     q.src = SourceOf(c);
     ReadString(c, "name", &q.name);
-    if (c.name == "connect" || c.name == "weld") {
+    if ((c.name == "connect" || c.name == "weld") && (c.Find("site1") || c.Find("site2"))) {
+      q.type = c.name == "connect" ? EqType::kConnect : EqType::kWeld;
+      q.sites = true;
+      for (const char* body_form : {"body1", "body2", "anchor", "relpose"}) {
+        if (c.Find(body_form)) {
+          throw Error(c.Where(body_form), "a " + c.name + " between sites (site1, site2) takes "
+                                          "no " + body_form);
+        }
+      }
+      q.name1 = RequireAttribute(c, "site1");
+      q.name2 = RequireAttribute(c, "site2");
+      ReadNumber(c, "torquescale", &q.torquescale);
+    } else if (c.name == "connect" || c.name == "weld") {
       q.type = c.name == "connect" ? EqType::kConnect : EqType::kWeld;
       q.name1 = RequireAttribute(c, "body1");
       ReadString(c, "body2", &q.name2);
@@ -57,7 +75,7 @@ void ReadEquality(const XmlElement& section, ModelSpec* spec) {
       const std::string prefix = c.name;  // joint1 / tendon1
       q.name1 = RequireAttribute(c, prefix + "1");
       ReadString(c, prefix + "2", &q.name2);
-      ReadNumbers(c, "polycoef", q.polycoef, 5);
+      ReadNumbers(c, "polycoef", q.polycoef, 5, false);  // 3.x: a prefix (2.2.2: all 5)
     }
     spec->equalities.push_back(q);
   }
@@ -68,6 +86,7 @@ void ReadTendons(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
     TendonSpec t = spec->defaults[ElementClass(c, *spec, 0)].tendon;
     ReadTendonAttributes(c, &t);
+    CheckTendon3x(c, t, spec->compiler.autolimits);
     t.src = SourceOf(c);
     ReadString(c, "name", &t.name);
     t.spatial = c.name == "spatial";
@@ -102,7 +121,9 @@ void ReadActuators(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
     ActuatorSpec a = spec->defaults[ElementClass(c, *spec, 0)].actuator;
     if (c.name == "damper" || c.name == "adhesion") RequireAttribute(c, "ctrlrange");
+    if (c.name == "plugin") NotSupported(c, "actuator <plugin> (MuJoCo 3.x engine plugins)");
     ReadActuatorAttributes(c, &a);
+    CheckActuator3x(c, a);
     a.src = SourceOf(c);
     ReadString(c, "name", &a.name);
 
@@ -144,6 +165,11 @@ void ReadActuators(const XmlElement& section, ModelSpec* spec) {
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
+    for (const char* newer : {"camprojection", "tendonactuatorfrc",
+                              "distance", "normal", "fromto", "contact", "e_potential",
+                              "e_kinetic", "insidesite", "plugin"}) {
+      if (c.name == newer) NotSupported(c, c.name + " sensor (MuJoCo 3.x)");
+    }
     SensorSpec s;
     s.src = SourceOf(c);
     s.type = c.name;

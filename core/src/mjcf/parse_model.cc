@@ -38,6 +38,18 @@ void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
   ReadLimited(e, "inertiafromgeom", &c->inertiafromgeom);
   ReadInts(e, "inertiagrouprange", c->inertiagrouprange, 2);
   ReadBool(e, "exactmeshinertia", &c->exactmeshinertia);
+  // 3.x: assetdir is the default of both meshdir and texturedir
+  std::string assetdir;
+  if (ReadString(e, "assetdir", &assetdir)) {
+    if (!e.Find("meshdir")) c->meshdir = assetdir;
+    if (!e.Find("texturedir")) c->texturedir = assetdir;
+  }
+  ReadBool(e, "saveinertial", &flag);  // writes a file in MuJoCo; nothing to compile
+  bool alignfree = false;
+  if (ReadBool(e, "alignfree", &alignfree) && alignfree) {
+    NotSupported(e, "compiler alignfree=\"true\" (free bodies re-framed at their inertia)",
+                 "alignfree");
+  }
   for (const XmlElement& lr : e.children) {
     // lengthrange: options of the actuator length-range computation (lengthrange.h)
     LengthRangeOptions& o = c->lengthrange;
@@ -75,8 +87,9 @@ void ReadOption(const XmlElement& e, Options* o) {
   ReadNumbers(e, "o_solref", o->o_solref.data(), kNRef, false);
   ReadNumbers(e, "o_solimp", o->o_solimp.data(), kNImp, false);
   int k = 0;
-  if (ReadKeyword(e, "integrator", {"Euler", "RK4", "implicit"}, &k)) {
-    o->integrator = k == 0 ? "euler" : k == 1 ? "rk4" : "implicit";
+  if (ReadKeyword(e, "integrator", {"Euler", "RK4", "implicit", "implicitfast"}, &k)) {
+    const char* plugins[] = {"euler", "rk4", "implicit", "implicitfast"};  // 3.x: implicitfast
+    o->integrator = plugins[k];
   }
   if (ReadKeyword(e, "collision", {"all", "predefined", "dynamic"}, &k)) {
     o->collision = static_cast<CollisionMode>(k);
@@ -97,11 +110,13 @@ void ReadOption(const XmlElement& e, Options* o) {
   }
   ReadInt(e, "mpr_iterations", &o->ccd_iterations);
   ReadNumber(e, "sleep_tolerance", &o->sleep_tolerance);
+  ReadOption3x(e, o);
   // the one validation every source of options goes through (options_check.h)
   const OptionProblem problem = CheckOptions(*o);
   if (problem.field) throw Error(e.Where(problem.field), problem.message);
 
   for (const XmlElement& flag : e.children) {
+    ReadFlags3x(flag, o);
     for (int i = 0; i < kNumDisableBits; ++i) {
       if (ReadKeyword(flag, kDisableNames[i], {"disable", "enable"}, &k)) {
         if (k == 0) o->disableflags |= 1u << i; else o->disableflags &= ~(1u << i);
@@ -118,6 +133,7 @@ void ReadOption(const XmlElement& e, Options* o) {
 // (<size>) => (size spec); the other sizes are checked only
 void ReadSize(const XmlElement& e, SizeSpec* s) {
   int unused = 0;
+  ReadMemorySize(e, s);  // 3.x
   ReadInt(e, "njmax", &s->njmax);
   ReadInt(e, "nconmax", &s->nconmax);
   ReadInt(e, "nkey", &s->nkey);
@@ -173,10 +189,17 @@ void ReadCustom(const XmlElement& e, ModelSpec* spec) {
   }
 }
 
-// Visual settings have no Model field; their values are checked to be numbers.
+// Visual settings have no Model field; their values are checked to be numbers (booleans for
+// the 3.x switches).
 void ReadVisual(const XmlElement& e) {
   for (const XmlElement& c : e.children) {
     for (const XmlAttribute& a : c.attributes) {
+      bool flag = false;
+      if (c.name == "global" && (a.name == "orthographic" || a.name == "ellipsoidinertia" ||
+                                 a.name == "bvactive")) {
+        ReadBool(c, a.name, &flag);
+        continue;
+      }
       std::vector<double> values;
       ReadNumberList(c, a.name, &values);
     }
@@ -207,8 +230,19 @@ void ReadMesh(const XmlElement& c, ModelSpec* spec) {
   ReadNumberList(c, "texcoord", &unused);  // visual only
   bool smooth = false;
   ReadBool(c, "smoothnormal", &smooth);
+  // 3.x
+  mesh.inertia = spec->defaults[cls].mesh_inertia;
+  ReadMeshInertia(c, &mesh.inertia);
+  int maxhullvert = -1;
+  ReadInt(c, "maxhullvert", &maxhullvert);
+  std::vector<double> params;  // the parameters of a builtin shape (refused)
+  ReadNumberList(c, "params", &params);
+  std::string material, content_type;
+  ReadString(c, "material", &material);
+  ReadString(c, "content_type", &content_type);
+  if (c.Find("builtin")) ReadBuiltinMesh(c, &mesh);
   if (mesh.file.empty() && mesh.vertex.empty()) {
-    throw Error(c.Where(), "a mesh needs a file or a vertex list");
+    throw Error(c.Where(), "a mesh needs a file, a vertex list or (3.x) a builtin shape");
   }
   if (!mesh.file.empty() && !mesh.vertex.empty()) {
     throw Error(c.Where("vertex"), "a mesh takes its vertices from a file or from the vertex "
@@ -339,6 +373,7 @@ void ReadSkin(const XmlElement& c, ModelSpec* spec) {
 // (<asset>) => (meshes, height fields, skins, materials, texture names)
 void ReadAsset(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
+    if (c.name == "model") NotSupported(c, "model asset (MuJoCo 3.x <attach>)");
     if (c.name == "mesh") {
       ReadMesh(c, spec);
       continue;
@@ -368,6 +403,8 @@ void ReadAsset(const XmlElement& e, ModelSpec* spec) {
       ReadInts(c, "gridsize", grid, 2);
       ReadBool(c, "hflip", &flag);
       ReadBool(c, "vflip", &flag);
+      ReadKeyword(c, "colorspace", {"auto", "linear", "sRGB"}, &k);  // 3.x, visual
+      ReadInt(c, "nchannel", &k);
       for (const char* a : {"file", "fileright", "fileleft", "fileup", "filedown", "filefront",
                             "fileback"}) {
         std::string file;
@@ -390,7 +427,8 @@ void ReadAsset(const XmlElement& e, ModelSpec* spec) {
       const DefaultClass& cls = spec->defaults[ElementClass(c, *spec, 0)];
       for (int k = 0; k < 4; ++k) mat.rgba[k] = cls.material_rgba[k];
       mat.name = RequireAttribute(c, "name");
-      for (const char* a : {"emission", "specular", "shininess", "reflectance"}) {
+      for (const char* a : {"emission", "specular", "shininess", "reflectance", "metallic",
+                            "roughness"}) {
         ReadNumber(c, a, buf);
       }
       ReadNumbers(c, "rgba", mat.rgba, 4);
@@ -424,6 +462,7 @@ void ReadKeyframe(const XmlElement& e, ModelSpec* spec) {
 // (document) => (spec), sections in MuJoCo's fixed order
 void ParseModel(const XmlElement& root, ModelSpec* spec) {
   ReadString(root, "model", &spec->name);
+  spec->mjcf3 = UsesMjcf3(root);
   spec->defaults.assign(1, DefaultClass{});
   spec->defaults[0].name = "main";
   spec->world.name = "world";
@@ -434,6 +473,14 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
       if (c.name == section) read(c);
     }
   };
+  for (const char* section : {"extension", "deformable"}) {
+    for (const XmlElement& c : root.children) {
+      if (c.name == section) {
+        NotSupported(c, std::string("<") + section + "> (MuJoCo 3.x " +
+                            (c.name == "extension" ? "engine plugins" : "flex deformables") + ")");
+      }
+    }
+  }
   each("compiler", [&](const XmlElement& c) { ReadCompiler(c, &spec->compiler); });
   each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
   each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });

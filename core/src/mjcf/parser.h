@@ -25,6 +25,23 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a);
 void ReadTendonAttributes(const XmlElement& e, TendonSpec* t);
 void ReadEqualityAttributes(const XmlElement& e, EqualitySpec* q);
 void ReadPairAttributes(const XmlElement& e, PairSpec* p);
+// 3.x <mesh inertia> (element or default) => MeshSpec::inertia index
+bool ReadMeshInertia(const XmlElement& e, int* out);
+
+// ---------------------------------------------------------------- MuJoCo 3.x (parse_mjcf3.cc)
+// Does the document use anything only MuJoCo 3.x has? Then MuJoCo 3.x's defaults apply where
+// they differ from 2.2.2's (mesh inertia; docs/mjcf.md, "MuJoCo 3.x").
+bool UsesMjcf3(const XmlElement& root);
+void ReadOption3x(const XmlElement& e, Options* o);
+void ReadFlags3x(const XmlElement& flag, Options* o);
+void ReadMemorySize(const XmlElement& e, SizeSpec* s);
+void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh);
+// Refuse 3.x attributes whose semantics Gauss lacks, once the element has its class values.
+void CheckJoint3x(const XmlElement& e, const JointSpec& j);
+void CheckGeom3x(const XmlElement& e, const GeomSpec& g);
+void CheckTendon3x(const XmlElement& e, const TendonSpec& t, bool autolimits);
+void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a);
+void CheckPair3x(const XmlElement& e, const PairSpec& p);
 
 // Reads a top-level <default> section and its nested classes. (section) => (spec.defaults)
 void ReadDefaultSection(const XmlElement& section, ModelSpec* spec);

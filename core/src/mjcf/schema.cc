@@ -1,9 +1,13 @@
-// The MJCF schema of MuJoCo 2.2.2 as a tree of rules, and the walk that checks a document.
+// The MJCF schema of MuJoCo 2.2.2 plus the MuJoCo 3.x additions Gauss reads, as a tree of
+// rules, and the walk that checks a document.
 //
 // Every element and attribute of the 2.2.2 format is listed, including those Gauss refuses
-// later with "not supported yet" (composite, hfield, ...): the schema answers "is this
-// MJCF?", the parsers answer "does Gauss implement it?". Elements marked opaque are refused by
-// the parser as a whole, so their contents are not checked here.
+// later with "not supported yet" (composite, replicate, flex, ...): the schema answers "is this
+// MJCF?", the parsers answer "does Gauss implement it?". The 3.x additions (marked "3.x"
+// below) are those of MuJoCo 3.12 that a rigid-body model uses, and the 3.x elements Gauss
+// refuses as a whole (flex, plugins, ...), so that they get a "not supported yet" message
+// instead of "unknown". Elements marked opaque are refused by the parser as a whole, so their
+// contents are not checked here.
 #include "mjcf/schema.h"
 
 #include <initializer_list>
@@ -45,37 +49,57 @@ const Names kOrientation = {"quat", "axisangle", "xyaxes", "zaxis", "euler"};
 
 const Names kJoint = {"type", "group", "pos", "axis", "springdamper", "limited", "solreflimit",
                       "solimplimit", "solreffriction", "solimpfriction", "stiffness", "range",
-                      "margin", "ref", "springref", "armature", "damping", "frictionloss", "user"};
+                      "margin", "ref", "springref", "armature", "damping", "frictionloss", "user",
+                      // 3.x
+                      "actuatorfrclimited", "actuatorfrcrange", "actuatorgravcomp"};
 const Names kGeom = Cat({{"type", "pos", "contype", "conaffinity", "condim", "group", "priority",
                           "size", "material", "friction", "mass", "density", "shellinertia",
                           "solmix", "solref", "solimp", "margin", "gap", "fromto", "hfield",
-                          "mesh", "fitscale", "rgba", "fluidshape", "fluidcoef", "user"},
+                          "mesh", "fitscale", "rgba", "fluidshape", "fluidcoef", "user",
+                          "surfacevel"},  // 3.x
                          kOrientation});
 const Names kSite = Cat({{"type", "group", "pos", "material", "size", "fromto", "rgba", "user"},
                          kOrientation});
-const Names kCamera = Cat({{"fovy", "ipd", "pos", "mode", "user"}, kOrientation});
+const Names kCamera = Cat({{"fovy", "ipd", "pos", "mode", "user",
+                            // 3.x
+                            "orthographic", "resolution", "focal", "focalpixel", "principal",
+                            "principalpixel", "sensorsize"},
+                           kOrientation});
 const Names kLight = {"pos", "dir", "directional", "castshadow", "active", "attenuation",
-                      "cutoff", "exponent", "ambient", "diffuse", "specular", "mode"};
-const Names kPair = {"condim", "friction", "solref", "solimp", "gap", "margin"};
+                      "cutoff", "exponent", "ambient", "diffuse", "specular", "mode",
+                      // 3.x
+                      "type", "bulbradius", "intensity", "range"};
+const Names kPair = {"condim", "friction", "solref", "solimp", "gap", "margin",
+                     "solreffriction"};  // 3.x
 const Names kEquality = {"active", "solref", "solimp"};
 const Names kTendonFixed = {"group", "limited", "range", "solreflimit", "solimplimit",
                             "solreffriction", "solimpfriction", "frictionloss", "springlength",
-                            "margin", "stiffness", "damping", "user"};
+                            "margin", "stiffness", "damping", "user",
+                            // 3.x
+                            "armature", "actuatorfrclimited", "actuatorfrcrange"};
 const Names kTendonSpatialExtra = {"width", "material", "rgba"};
 const Names kMaterial = {"texture", "emission", "specular", "shininess", "reflectance", "rgba",
-                         "texrepeat", "texuniform"};
+                         "texrepeat", "texuniform", "metallic", "roughness"};  // 3.x: last two
 
 // Actuator attributes shared by the default and the element forms.
 const Names kActCommon = {"ctrllimited", "forcelimited", "ctrlrange", "forcerange", "gear",
                           "cranklength", "user", "group"};
 const Names kActGeneral = Cat({kActCommon, {"actlimited", "actrange", "dyntype", "gaintype",
-                                            "biastype", "dynprm", "gainprm", "biasprm"}});
-const Names kActIntvelocity = Cat({kActCommon, {"actrange", "kp"}});
+                                            "biastype", "dynprm", "gainprm", "biasprm",
+                                            "actearly", "actdim"}});  // 3.x: last two
+// 3.x: position servos take kv (a damping term), dampratio (the same as a damping ratio),
+// timeconst (a first-order filter on the control) and inheritrange (ctrlrange from the
+// joint or tendon range)
+const Names kActPosition = Cat({kActCommon, {"kp", "kv", "dampratio", "timeconst",
+                                             "inheritrange"}});
+const Names kActIntvelocity = Cat({kActCommon, {"actrange", "kp", "kv", "dampratio",
+                                                "inheritrange"}});
 const Names kActDamper = {"forcelimited", "ctrlrange", "forcerange", "gear", "cranklength",
                           "user", "group", "kv"};
 const Names kActCylinder = Cat({kActCommon, {"timeconst", "area", "diameter", "bias"}});
 const Names kActMuscle = Cat({kActCommon, {"timeconst", "range", "force", "scale", "lmin",
-                                           "lmax", "vmax", "fpmax", "fvmax"}});
+                                           "lmax", "vmax", "fpmax", "fvmax",
+                                           "tausmooth"}});  // 3.x
 const Names kActAdhesion = {"forcelimited", "ctrlrange", "forcerange", "gain", "user", "group"};
 // Element-only actuator attributes: identity and transmission target.
 const Names kActTarget = {"name", "class", "lengthrange", "joint", "jointinparent", "tendon",
@@ -87,7 +111,9 @@ Rule CompilerRule() {
               {"autolimits", "boundmass", "boundinertia", "settotalmass", "balanceinertia",
                "strippath", "coordinate", "angle", "fitaabb", "eulerseq", "meshdir",
                "texturedir", "discardvisual", "convexhull", "usethread", "fusestatic",
-               "inertiafromgeom", "inertiagrouprange", "exactmeshinertia"},
+               "inertiafromgeom", "inertiagrouprange", "exactmeshinertia",
+               // 3.x
+               "assetdir", "alignfree", "saveinertial"},
               {One("lengthrange", {"mode", "useexisting", "uselimit", "accel", "maxforce",
                                    "timeconst", "timestep", "inttotal", "inteval", "tolrange"})});
 }
@@ -99,15 +125,21 @@ Rule OptionRule() {
                "mpr_tolerance", "gravity", "wind", "magnetic", "density", "viscosity",
                "o_margin", "o_solref", "o_solimp", "integrator", "collision", "cone",
                "jacobian", "solver", "iterations", "noslip_iterations", "mpr_iterations",
-               "sleep_tolerance"},
+               // 3.x
+               "ls_tolerance", "ls_iterations", "ccd_tolerance", "ccd_iterations",
+               "sleep_tolerance", "o_friction", "sdf_iterations", "sdf_initpoints",
+               "actuatorgroupdisable"},
               {One("flag", {"constraint", "equality", "frictionloss", "limit", "contact",
                             "passive", "gravity", "clampctrl", "warmstart", "filterparent",
                             "actuation", "refsafe", "sensor", "override", "energy", "fwdinv",
-                            "sensornoise", "multiccd", "island", "sleep"})});
+                            "sensornoise", "multiccd",
+                            // 3.x
+                            "spring", "damper", "midphase", "eulerdamp", "autoreset",
+                            "nativeccd", "island", "invdiscrete", "sleep"})});
 }
 
 Rule SizeRule() {
-  return Many("size", {"njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
+  return Many("size", {"memory", "njmax", "nconmax", "nstack", "nuserdata", "nkey", "nuser_body",
                        "nuser_jnt", "nuser_geom", "nuser_site", "nuser_cam", "nuser_tendon",
                        "nuser_actuator", "nuser_sensor"});
 }
@@ -115,7 +147,10 @@ Rule SizeRule() {
 Rule VisualRule() {
   return Many("visual", {},
               {One("global", {"fovy", "ipd", "azimuth", "elevation", "linewidth", "glow",
-                              "offwidth", "offheight"}),
+                              "offwidth", "offheight",
+                              // 3.x
+                              "realtime", "cameraid", "orthographic", "ellipsoidinertia",
+                              "bvactive"}),
                One("quality", {"shadowsize", "offsamples", "numslices", "numstacks", "numquads"}),
                One("headlight", {"ambient", "diffuse", "specular", "active"}),
                One("map", {"stiffness", "stiffnessrot", "force", "torque", "alpha", "fogstart",
@@ -124,22 +159,24 @@ Rule VisualRule() {
                One("scale", {"forcewidth", "contactwidth", "contactheight", "connect", "com",
                              "camera", "light", "selectpoint", "jointlength", "jointwidth",
                              "actuatorlength", "actuatorwidth", "framelength", "framewidth",
-                             "constraint", "slidercrank"}),
+                             "constraint", "slidercrank", "frustum"}),  // 3.x: frustum
                One("rgba", {"fog", "haze", "force", "inertia", "joint", "actuator",
                             "actuatornegative", "actuatorpositive", "com", "camera", "light",
                             "selectpoint", "connect", "contactpoint", "contactforce",
                             "contactfriction", "contacttorque", "contactgap", "rangefinder",
-                            "constraint", "slidercrank", "crankbroken"})});
+                            "constraint", "slidercrank", "crankbroken",
+                            "frustum", "bv", "bvactive"})});  // 3.x: last three
 }
 
 Rule DefaultRule() {
   Rule r = Many("default", {"class"},
-                {One("mesh", {"scale"}), One("material", kMaterial), One("joint", kJoint),
+                {One("mesh", {"scale", "maxhullvert", "inertia"}),  // 3.x: last two
+                 One("material", kMaterial), One("joint", kJoint),
                  One("geom", kGeom), One("site", kSite), One("camera", kCamera),
                  One("light", kLight), One("pair", kPair), One("equality", kEquality),
                  One("tendon", Cat({kTendonFixed, kTendonSpatialExtra})),
                  One("general", kActGeneral), One("motor", kActCommon),
-                 One("position", Cat({kActCommon, {"kp"}})),
+                 One("position", kActPosition),
                  One("velocity", Cat({kActCommon, {"kv"}})),
                  One("intvelocity", kActIntvelocity), One("damper", kActDamper),
                  One("cylinder", kActCylinder), One("muscle", kActMuscle),
@@ -160,32 +197,57 @@ Rule AssetRule() {
                             "face", "group"},
                     {Many("bone", {"body", "bindpos", "bindquat", "vertid", "vertweight"})});
   // elevation: MuJoCo 3.x's inline data (not in 2.2.2), accepted with 3.x's meaning
-  Rule hfield = Many("hfield", {"name", "file", "nrow", "ncol", "size", "elevation"});
+  Rule hfield = Many("hfield", {"name", "file", "nrow", "ncol", "size",
+                                "content_type", "elevation"});  // 3.x: last two
+  Rule model = Many("model", {"name", "file", "content_type"});  // 3.x, for <attach>
+  model.opaque = true;  // refused by the parser ("not supported yet")
   return Many("asset",
               {},
               {Many("texture", {"name", "type", "file", "gridsize", "gridlayout", "fileright",
                                 "fileleft", "fileup", "filedown", "filefront", "fileback",
                                 "builtin", "rgb1", "rgb2", "mark", "markrgb", "random", "width",
-                                "height", "hflip", "vflip"}),
+                                "height", "hflip", "vflip",
+                                // 3.x
+                                "colorspace", "content_type", "nchannel"}),
                hfield,
                Many("mesh", {"name", "class", "file", "vertex", "normal", "texcoord", "face",
-                             "refpos", "refquat", "scale", "smoothnormal"}),
-               skin, Many("material", Cat({{"name", "class"}, kMaterial}))});
+                             "refpos", "refquat", "scale", "smoothnormal",
+                             // 3.x
+                             "maxhullvert", "inertia", "builtin", "params", "material",
+                             "content_type"}),
+               skin, Many("material", Cat({{"name", "class"}, kMaterial})), model});
+}
+
+// What a body, a <frame> and a <replicate> may contain besides bodies.
+std::vector<Rule> BodyChildren() {
+  Rule composite = Many("composite", {"prefix", "type", "count", "spacing", "offset",
+                                      "flatinertia", "solrefsmooth", "solimpsmooth",
+                                      // 3.x
+                                      "vertex", "initial", "curve", "size", "quat"});
+  // 3.x elements refused as a whole ("not supported yet"): their contents are not checked
+  Rule flexcomp = Many("flexcomp", {});
+  Rule plugin = Many("plugin", {"plugin", "instance"});
+  Rule attach = Many("attach", {"model", "body", "frame", "prefix"});
+  for (Rule* r : {&composite, &flexcomp, &plugin, &attach}) r->opaque = true;
+  flexcomp.attributes = {"name", "type", "group", "dim", "dof", "count", "spacing", "radius",
+                         "rigid", "mass", "inertiabox", "scale", "file", "point", "element",
+                         "texcoord", "material", "rgba", "flatskin", "pos", "quat", "axisangle",
+                         "xyaxes", "zaxis", "euler", "origin"};
+  return {One("inertial", Cat({{"pos", "mass", "diaginertia", "fullinertia"}, kOrientation})),
+          Many("joint", Cat({{"name", "class"}, kJoint})),
+          Many("freejoint", {"name", "group", "align"}),  // 3.x: align
+          Many("geom", Cat({{"name", "class"}, kGeom})),
+          Many("site", Cat({{"name", "class"}, kSite})),
+          Many("camera", Cat({{"name", "class", "target"}, kCamera})),
+          Many("light", Cat({{"name", "class", "target"}, kLight})),
+          composite, flexcomp, plugin, attach};
 }
 
 Rule BodyRule() {
-  Rule composite = Many("composite", {"prefix", "type", "count", "spacing", "offset",
-                                      "flatinertia", "solrefsmooth", "solimpsmooth"});
-  composite.opaque = true;
-  Rule body = Many("body", Cat({{"name", "childclass", "pos", "mocap", "sleep", "user"}, kOrientation}),
-                   {One("inertial", Cat({{"pos", "mass", "diaginertia", "fullinertia"},
-                                         kOrientation})),
-                    Many("joint", Cat({{"name", "class"}, kJoint})),
-                    Many("freejoint", {"name", "group"}),
-                    Many("geom", Cat({{"name", "class"}, kGeom})),
-                    Many("site", Cat({{"name", "class"}, kSite})),
-                    Many("camera", Cat({{"name", "class", "target"}, kCamera})),
-                    Many("light", Cat({{"name", "class", "target"}, kLight})), composite});
+  Rule body = Many("body", Cat({{"name", "childclass", "pos", "mocap", "user",
+                                 "gravcomp", "sleep"},  // 3.x: last two
+                                kOrientation}),
+                   BodyChildren());
   body.recursive = true;
   return body;
 }
@@ -201,6 +263,31 @@ Rule WorldbodyRule() {
   return world;
 }
 
+// 3.x <frame> (a pose and a childclass for what it contains) and <replicate> (copies of its
+// contents along a pattern) hold what a body holds, bodies included; as in MuJoCo they are
+// checked against the body's rule, with their own attributes.
+const Rule& GroupingRule(const std::string& name) {
+  static const Rule frame = [] {
+    Rule r = BodyRule();
+    r.name = "frame";
+    r.attributes = Cat({{"name", "childclass", "pos"}, kOrientation});
+    r.children.push_back(BodyRule());
+    return r;
+  }();
+  static const Rule replicate = [] {
+    Rule r = BodyRule();
+    r.name = "replicate";
+    r.attributes = {"count", "offset", "euler", "sep"};
+    r.children.push_back(BodyRule());
+    return r;
+  }();
+  return name == "frame" ? frame : replicate;
+}
+
+bool HoldsBodies(const std::string& name) {
+  return name == "body" || name == "worldbody" || name == "frame" || name == "replicate";
+}
+
 Rule ContactRule() {
   return Many("contact", {},
               {Many("pair", Cat({{"name", "class", "geom1", "geom2"}, kPair})),
@@ -209,12 +296,20 @@ Rule ContactRule() {
 
 Rule EqualityRule() {
   const Names base = Cat({{"name", "class"}, kEquality});
+  // 3.x, refused with the deformables
+  std::vector<Rule> flex = {Many("flex", Cat({base, {"flex"}})),
+                            Many("flexvert", Cat({base, {"flex"}})),
+                            Many("flexstrain", Cat({base, {"flex", "cell"}}))};
+  for (Rule& r : flex) r.opaque = true;
   return Many("equality", {},
-              {Many("connect", Cat({base, {"body1", "body2", "anchor"}})),
-               Many("weld", Cat({base, {"body1", "body2", "relpose", "anchor", "torquescale"}})),
+              {Many("connect", Cat({base, {"body1", "body2", "anchor",
+                                           "site1", "site2"}})),  // 3.x: sites
+               Many("weld", Cat({base, {"body1", "body2", "relpose", "anchor", "torquescale",
+                                        "site1", "site2"}})),  // 3.x: sites
                Many("joint", Cat({base, {"joint1", "joint2", "polycoef"}})),
                Many("tendon", Cat({base, {"tendon1", "tendon2", "polycoef"}})),
-               Many("distance", Cat({base, {"geom1", "geom2", "distance"}}))});
+               Many("distance", Cat({base, {"geom1", "geom2", "distance"}})), flex[0],
+               flex[1], flex[2]});
 }
 
 Rule TendonRule() {
@@ -227,10 +322,13 @@ Rule TendonRule() {
 }
 
 Rule ActuatorRule() {
+  Rule plugin = Many("plugin", {});  // 3.x, refused as a whole
+  plugin.opaque = true;
+  plugin.attributes = Cat({kActTarget, kActGeneral, {"plugin", "instance", "actdim"}});
   return Many("actuator", {},
               {Many("general", Cat({kActTarget, kActGeneral, {"body"}})),
                Many("motor", Cat({kActTarget, kActCommon})),
-               Many("position", Cat({kActTarget, kActCommon, {"kp"}})),
+               Many("position", Cat({kActTarget, kActPosition})),
                Many("velocity", Cat({kActTarget, kActCommon, {"kv"}})),
                Many("intvelocity", Cat({kActTarget, kActIntvelocity})),
                Many("damper", Cat({kActTarget, kActDamper})),
@@ -238,7 +336,8 @@ Rule ActuatorRule() {
                Many("muscle", Cat({{"name", "class", "lengthrange", "joint", "jointinparent",
                                     "tendon", "slidersite", "cranksite"},
                                    kActMuscle})),
-               Many("adhesion", Cat({{"name", "class", "body"}, kActAdhesion}))});
+               Many("adhesion", Cat({{"name", "class", "body"}, kActAdhesion})),
+               plugin});
 }
 
 Rule SensorRule() {
@@ -250,7 +349,7 @@ Rule SensorRule() {
     sensors.push_back(Many(s, Cat({noise, {"site"}})));
   }
   for (const char* s : {"jointpos", "jointvel", "ballquat", "ballangvel", "jointlimitpos",
-                        "jointlimitvel", "jointlimitfrc"}) {
+                        "jointlimitvel", "jointlimitfrc", "jointactuatorfrc"}) {  // 3.x: last
     sensors.push_back(Many(s, Cat({noise, {"joint"}})));
   }
   for (const char* s : {"tendonpos", "tendonvel", "tendonlimitpos", "tendonlimitvel",
@@ -273,6 +372,22 @@ Rule SensorRule() {
   sensors.push_back(Many("clock", noise));
   sensors.push_back(Many("user", Cat({noise, {"objtype", "objname", "datatype", "needstage",
                                               "dim"}})));
+  // 3.x sensors, refused by the parser ("not supported yet")
+  const Names pair = Cat({noise, {"geom1", "geom2", "body1", "body2"}});
+  const std::vector<std::pair<const char*, Names>> newer = {
+      {"camprojection", Cat({noise, {"site", "camera"}})},
+      {"tendonactuatorfrc", Cat({noise, {"tendon"}})},
+      {"distance", pair}, {"normal", pair}, {"fromto", pair},
+      {"contact", Cat({pair, {"subtree1", "subtree2", "site", "num", "data", "reduce"}})},
+      {"e_potential", noise}, {"e_kinetic", noise},
+      {"insidesite", Cat({noise, {"site", "objtype", "objname"}})},
+      {"plugin", Cat({noise, {"plugin", "instance", "objtype", "objname", "reftype",
+                              "refname"}})}};
+  for (const auto& [name, attributes] : newer) {
+    Rule r = Many(name, attributes);
+    r.opaque = true;
+    sensors.push_back(r);
+  }
   return Many("sensor", {}, sensors);
 }
 
@@ -281,13 +396,22 @@ Rule KeyframeRule() {
               {Many("key", {"name", "time", "qpos", "qvel", "act", "mpos", "mquat", "ctrl"})});
 }
 
+// A 3.x section refused by the parser as a whole.
+Rule Opaque(const std::string& name) {
+  Rule r = Many(name, {});
+  r.opaque = true;
+  return r;
+}
+
 const Rule& RootRule() {
   static const Rule root = One(
       "mujoco", {"model"},
       {CompilerRule(), OptionRule(), SizeRule(), VisualRule(),
        Many("statistic", {"meaninertia", "meanmass", "meansize", "extent", "center"}),
        DefaultRule(), CustomRule(), AssetRule(), WorldbodyRule(), ContactRule(), EqualityRule(),
-       TendonRule(), ActuatorRule(), SensorRule(), KeyframeRule()});
+       TendonRule(), ActuatorRule(), SensorRule(), KeyframeRule(),
+       // 3.x sections refused as a whole ("not supported yet")
+       Opaque("extension"), Opaque("deformable")});
   return root;
 }
 
@@ -325,10 +449,14 @@ void Check(const XmlElement& e, const Rule& rule) {
       }
     }
     if (!match && rule.recursive && c.name == rule.name) match = &rule;
+    if (!match && HoldsBodies(rule.name) && (c.name == "frame" || c.name == "replicate")) {
+      match = &GroupingRule(c.name);
+    }
     if (!match) {
       Names allowed;
       for (const Rule& r : rule.children) allowed.push_back(r.name);
       if (rule.recursive) allowed.push_back(rule.name);
+      if (HoldsBodies(rule.name)) allowed.insert(allowed.end(), {"frame", "replicate"});
       throw Error(c.Where(), "unknown element <" + c.name + "> inside <" + e.name +
                                  ">; allowed here: " + List(allowed));
     }

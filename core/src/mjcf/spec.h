@@ -40,8 +40,17 @@ struct Orientation {
   double euler[3] = {0, 0, 0};
 };
 
+// The pose of the 3.x <frame> elements around an element, composed (identity when none): the
+// compiler maps the element's own pose p to frame_pos + R(frame_quat) p.
+struct FramePose {
+  double pos[3] = {0, 0, 0};
+  double quat[4] = {1, 0, 0, 0};
+  bool identity = true;
+};
+
 struct JointSpec {
   Source src;
+  FramePose frame;
   std::string name;
   JointType type = JointType::kHinge;
   bool is_freejoint_element = false;  // written as <freejoint>
@@ -62,10 +71,16 @@ struct JointSpec {
   double armature = 0;
   double damping = 0;
   double frictionloss = 0;
+  // 3.x: a limit on the total actuator force at the joint (refused when limited, see
+  // docs/mjcf.md) and gravity compensation through the actuators (refused when true)
+  int actfrclimited = 2;
+  double actfrcrange[2] = {0, 0};
+  bool actgravcomp = false;
 };
 
 struct GeomSpec {
   Source src;
+  FramePose frame;
   std::string name;
   GeomType type = GeomType::kSphere;
   int contype = 1;
@@ -95,10 +110,12 @@ struct GeomSpec {
   bool fluid_ellipsoid = false;  // fluidshape="ellipsoid"
   // blunt drag, slender drag, angular drag, Kutta lift, Magnus lift (fluidcoef)
   double fluidcoef[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
+  double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x; nonzero is refused
 };
 
 struct SiteSpec {
   Source src;
+  FramePose frame;
   std::string name;
   GeomType type = GeomType::kSphere;
   int group = 0;
@@ -122,6 +139,8 @@ struct MeshSpec {
   double refquat[4] = {1, 0, 0, 0};
   std::vector<double> vertex;   // inline vertices (n x 3)
   std::vector<int> face;        // inline triangles (m x 3); none: the convex hull's
+  // 3.x inertia="legacy|exact|convex|shell" as an index; -1: not written (compiler's rule)
+  int inertia = -1;
 };
 
 // <asset><hfield>: a height field from a PNG or binary file, inline elevations, or zeros.
@@ -185,6 +204,7 @@ struct InertialSpec {
 
 struct BodySpec {
   Source src;
+  FramePose frame;
   std::string name;
   std::string childclass;
   double pos[3] = {0, 0, 0};
@@ -223,6 +243,16 @@ struct ActuatorSpec {
   std::string target, target2;  // target2: slidersite (slider-crank) or refsite (site)
   // ActuatorDynamics plugin named by a non-builtin dyntype ("" = builtin); see docs/mjcf.md
   std::string plugin;
+  // 3.x position / intvelocity servos: kv wins over dampratio (the last written of the two,
+  // as in MuJoCo); dampratio > 0 sets kv from the reflected inertia at qpos0 (compiler)
+  double dampratio = 0;
+  double inheritrange = 0;  // > 0: ctrlrange (position) or actrange (intvelocity) from the
+                            // target joint's or tendon's range, scaled about its centre
+  bool actearly = false;    // 3.x; true is refused
+  int actdim = -1;          // 3.x; -1 not written
+  double tausmooth = 0;     // 3.x muscles; nonzero is refused
+  bool timeconst_servo = false;  // 3.x position with timeconst > 0: filterexact dynamics
+  bool servo_damping = false;    // biasprm[2] / dampratio written by a 3.x kv or dampratio
 };
 
 struct WrapSpec {
@@ -246,6 +276,10 @@ struct TendonSpec {
   double solimp_friction[kNImp] = {0.9, 0.95, 0.001, 0.5, 2};
   double frictionloss = 0;
   double springlength = -1;  // negative: the length at qpos0
+  double springlength_high = -1;  // 3.x dead band [springlength, high]; < 0: none
+  double armature = 0;            // 3.x; nonzero is refused
+  int actfrclimited = 2;          // 3.x; limited is refused
+  double actfrcrange[2] = {0, 0};
   double margin = 0;
   double stiffness = 0;
   double damping = 0;
@@ -261,6 +295,7 @@ struct EqualitySpec {
   double solref[kNRef] = {0.02, 1};
   double solimp[kNImp] = {0.9, 0.95, 0.001, 0.5, 2};
   std::string name1, name2;  // bodies, joints or tendons
+  bool sites = false;        // 3.x connect/weld between site1 and site2 (name1, name2)
   double anchor[3] = {0, 0, 0};
   double relpose[7] = {0, 0, 0, 0, 0, 0, 0};  // quaternion part all zero: take it from qpos0
   double torquescale = 1;
@@ -277,6 +312,7 @@ struct PairSpec {
   double solimp[kNImp] = {0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0;
   double gap = 0;
+  double solreffriction[kNRef] = {0, 0};  // 3.x; (0, 0): as solref. Other values refused
 };
 
 struct ExcludeSpec {
@@ -311,7 +347,7 @@ struct NumericSpec {
 };
 
 struct CompilerSpec {
-  bool autolimits = false;
+  bool autolimits = true;  // MuJoCo 3.x's default (2.2.2: false); see docs/mjcf.md
   double boundmass = 0;
   double boundinertia = 0;
   double settotalmass = -1;
@@ -331,6 +367,7 @@ struct CompilerSpec {
 
 struct SizeSpec {
   int njmax = -1, nconmax = -1, nkey = 0;
+  double memory = -1;  // 3.x <size memory>, bytes; -1 not written
 };
 
 struct StatisticSpec {
@@ -351,10 +388,12 @@ struct DefaultClass {
   PairSpec pair;
   double mesh_scale[3] = {1, 1, 1};  // <default><mesh scale>
   double material_rgba[4] = {1, 1, 1, 1};  // <default><material rgba>
+  int mesh_inertia = -1;             // 3.x <default><mesh inertia>
 };
 
 struct ModelSpec {
   std::string name;
+  bool mjcf3 = false;  // the file uses MuJoCo 3.x elements or attributes (UsesMjcf3)
   std::string source_file;  // the model file, "" when loaded from a string
   std::string base_path;    // file or virtual path that relative asset paths start from
   CompilerSpec compiler;

@@ -94,6 +94,9 @@ void EvaluateAcceleration(const Model& m, Data& d, const Kind* kinds, const int*
       case Kind::kActuatorFrc:
         out[0] = d.actuator_force[id];
         break;
+      case Kind::kJointActuatorFrc:  // MuJoCo 3.x: the actuator force at a hinge or slide dof
+        out[0] = d.qfrc_actuator[m.jnt_dofadr[id]];
+        break;
       case Kind::kJointLimitFrc:
       case Kind::kTendonLimitFrc: {
         const ConstraintType type = kind == Kind::kJointLimitFrc ? ConstraintType::kLimitJoint

@@ -34,6 +34,7 @@ Kind KindOf(const std::string& type) {
       {"actuatorpos", Kind::kActuatorPos},
       {"actuatorvel", Kind::kActuatorVel},
       {"actuatorfrc", Kind::kActuatorFrc},
+      {"jointactuatorfrc", Kind::kJointActuatorFrc},
       {"ballquat", Kind::kBallQuat},
       {"ballangvel", Kind::kBallAngVel},
       {"jointlimitpos", Kind::kJointLimitPos},

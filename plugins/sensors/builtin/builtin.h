@@ -23,6 +23,7 @@ namespace gauss::builtin_sensors {
 enum class Kind {
   kTouch, kAccelerometer, kVelocimeter, kGyro, kForce, kTorque, kMagnetometer, kRangefinder,
   kJointPos, kJointVel, kTendonPos, kTendonVel, kActuatorPos, kActuatorVel, kActuatorFrc,
+  kJointActuatorFrc,
   kBallQuat, kBallAngVel,
   kJointLimitPos, kJointLimitVel, kJointLimitFrc, kTendonLimitPos, kTendonLimitVel,
   kTendonLimitFrc,

@@ -230,7 +230,7 @@ TEST(MjcfErrors, FreeJointBelowTopLevel) {
 
 TEST(MjcfErrors, RangeWithoutLimited) {
   ExpectLoadError("bad_range_without_limited.xml",
-                  {"bad_range_without_limited.xml", 4, "joint", "range", "autolimits"});
+                  {"bad_range_without_limited.xml", 6, "joint", "range", "autolimits"});
 }
 
 TEST(MjcfErrors, ErrorsFromStringsUseTheVirtualPath) {

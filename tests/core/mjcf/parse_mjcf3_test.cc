@@ -1,0 +1,262 @@
+// The MuJoCo 3.x additions to the loader (core/src/mjcf/parse_mjcf3.cc and the 3.x parts of
+// the parser and compiler): what each accepted attribute compiles to, and the "not supported
+// yet" refusals, each located at its element and attribute.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "gauss/engine.h"
+#include "gauss/error.h"
+#include "gauss/mjcf.h"
+
+namespace gauss {
+namespace {
+
+std::shared_ptr<const Model> Load(const std::string& body, const std::string& head = "") {
+  return LoadModelFromString("<mujoco>" + head + "<worldbody>" + body + "</worldbody></mujoco>",
+                             "mjcf3.xml");
+}
+
+// The message of the error loading `xml` raises ("" if it loads).
+std::string ErrorOf(const std::string& xml) {
+  try {
+    LoadModelFromString(xml, "mjcf3.xml");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const char* kSlider = R"(<body><joint name="j" type="slide" axis="1 0 0" armature="0.5"/>
+                         <geom type="sphere" size="0.1" mass="2"/></body>)";
+
+TEST(Mjcf3, MemoryBudgetSizesContactsAndRows) {
+  auto m = Load(kSlider, R"(<size memory="1M"/>)");
+  // half of 1 MiB each: contacts of sizeof(Contact), rows of 8 (nv + 16) bytes
+  EXPECT_EQ(m->nconmax, static_cast<int>(0.5 * 1048576 / sizeof(Contact)));
+  EXPECT_EQ(m->njmax, static_cast<int>(0.5 * 1048576 / (8.0 * (1 + 16))));
+  auto k = Load(kSlider, R"(<size memory="64k" nconmax="7"/>)");
+  EXPECT_EQ(k->nconmax, 7);
+  EXPECT_EQ(k->njmax, static_cast<int>(0.5 * 65536 / (8.0 * 17)));
+  auto unset = Load(kSlider, R"(<size memory="-1"/>)");
+  EXPECT_EQ(unset->nconmax, 100);
+  for (const char* bad : {"10Q", "M", "1.5M", "-5"}) {
+    const std::string e = ErrorOf(std::string("<mujoco><size memory=\"") + bad + "\"/></mujoco>");
+    EXPECT_TRUE(Contains(e, "attribute 'memory'") && Contains(e, "suffix")) << bad << ": " << e;
+  }
+  EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><size memory="1M" njmax="5"/></mujoco>)"),
+                       "memory and njmax cannot both be written"));
+}
+
+TEST(Mjcf3, OptionsFlagsAndVisualAttributes) {
+  auto m = Load(kSlider, R"(<option integrator="implicitfast" ccd_iterations="12"
+      ccd_tolerance="1e-7" ls_iterations="20" ls_tolerance="0.001" sleep_tolerance="1e-4"
+      o_friction="1 1 0.005 0.0001 0.0001">
+      <flag spring="disable" damper="disable" island="enable" midphase="disable"
+            nativeccd="disable"/></option>
+      <visual><global realtime="0.5" orthographic="true"/></visual>)");
+  EXPECT_EQ(m->opt.integrator, "implicitfast");
+  EXPECT_EQ(m->opt.ccd_iterations, 12);
+  EXPECT_EQ(m->opt.ccd_tolerance, 1e-7);
+  EXPECT_TRUE(m->opt.Disabled(kDisablePassive));  // spring and damper both off
+  const std::string one = ErrorOf(R"(<mujoco><option><flag spring="disable"/></option></mujoco>)");
+  EXPECT_TRUE(Contains(one, "attribute 'spring': not supported yet")) << one;
+  for (const char* flag : {R"(invdiscrete="enable")",
+                           R"(eulerdamp="disable")", R"(autoreset="disable")"}) {
+    const std::string e = ErrorOf(std::string("<mujoco><option><flag ") + flag +
+                                  "/></option></mujoco>");
+    EXPECT_TRUE(Contains(e, "not supported yet")) << flag << ": " << e;
+  }
+  EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><option actuatorgroupdisable="1"/></mujoco>)"),
+                       "not supported yet: actuatorgroupdisable"));
+  EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><option o_friction="2"><flag override="enable"/>
+                                  </option></mujoco>)"),
+                       "not supported yet: o_friction"));
+}
+
+TEST(Mjcf3, AutolimitsDefaultsToTrue) {
+  auto m = Load(R"(<body><joint range="-30 30"/><geom size="0.1"/></body>)");
+  EXPECT_EQ(m->jnt_limited[0], 1);
+  EXPECT_NEAR(m->jnt_range[1], 30 * M_PI / 180, 1e-15);
+  const std::string e = ErrorOf(R"(<mujoco><compiler autolimits="false"/><worldbody><body>
+      <joint range="-30 30"/><geom size="0.1"/></body></worldbody></mujoco>)");
+  EXPECT_TRUE(Contains(e, "range is given but limited is not")) << e;
+}
+
+TEST(Mjcf3, DampRatioSetsKvFromTheReflectedInertia) {
+  // M = mass + armature = 2.5; gear 4 reflects M / 16; kv = dampratio 2 sqrt(kp M / 16)
+  auto s = LoadModelFromString(std::string("<mujoco><worldbody>") + kSlider + R"(</worldbody>
+      <actuator><position joint="j" kp="30" dampratio="0.6" gear="4"/>
+                <position joint="j" kp="30" kv="2"/></actuator></mujoco>)", "dr.xml");
+  EXPECT_NEAR(s->actuator_biasprm[2], -0.6 * 2 * std::sqrt(30 * 2.5 / 16), 1e-14);
+  EXPECT_EQ(s->actuator_biasprm[1], -30);
+  EXPECT_EQ(s->actuator_biasprm[10 + 2], -2);
+  EXPECT_TRUE(Contains(ErrorOf(std::string("<mujoco><worldbody>") + kSlider + R"(</worldbody>
+      <actuator><position joint="j" kv="1" dampratio="1"/></actuator></mujoco>)"),
+                       "kv and dampratio cannot both be written"));
+}
+
+TEST(Mjcf3, ServoClassesTimeconstAndInheritrange) {
+  auto m = LoadModelFromString(R"(<mujoco><default><position kp="9" kv="3"/>
+      <default class="filtered"><position timeconst="0.2"/></default></default>
+      <worldbody><body><joint name="h" range="-60 30"/><geom size="0.1"/></body></worldbody>
+      <actuator><position joint="h" inheritrange="0.5"/>
+                <position joint="h" class="filtered" kp="4"/></actuator></mujoco>)", "s.xml");
+  // the class's kv survives an element that writes only kp (MuJoCo 3.x)
+  EXPECT_EQ(m->actuator_biasprm[2], -3);
+  EXPECT_EQ(m->actuator_biasprm[10 + 2], -3);
+  EXPECT_EQ(m->actuator_biasprm[10 + 1], -4);
+  // inheritrange 0.5 of [-60, 30] degrees: the middle -15 +- 22.5
+  EXPECT_EQ(m->actuator_ctrllimited[0], 1);
+  EXPECT_NEAR(m->actuator_ctrlrange[0], -37.5 * M_PI / 180, 1e-15);
+  EXPECT_NEAR(m->actuator_ctrlrange[1], 7.5 * M_PI / 180, 1e-15);
+  // timeconst: a first-order filter (filterexact) on the control, one activation
+  EXPECT_EQ(m->actuator_dyntype[1], DynType::kFilterExact);
+  EXPECT_EQ(m->actuator_dynprm[10], 0.2);
+  EXPECT_EQ(m->na, 1);
+  const std::string e = ErrorOf(R"(<mujoco><worldbody><body><joint name="h"/><geom size="1"/>
+      </body></worldbody><actuator><position joint="h" inheritrange="1"/></actuator></mujoco>)");
+  EXPECT_TRUE(Contains(e, "inheritrange needs a limited hinge, slide or tendon")) << e;
+}
+
+TEST(Mjcf3, FramesPoseWhatTheyHold) {
+  // a frame rotated 90 degrees about z at (1, 0, 0): a geom at (0.5, 0, 0) in it sits at
+  // (1, 0.5, 0) in the body, a slide axis x becomes y, a child body follows
+  auto m = Load(R"(<body name="b"><joint type="slide" name="s0"/>
+      <frame pos="1 0 0" euler="0 0 90">
+        <geom name="g" size="0.1" pos="0.5 0 0"/>
+        <joint name="s" type="slide" axis="1 0 0" pos="0 0 0.2"/>
+        <site name="t" pos="0 0 1"/>
+        <frame pos="0 1 0"><body name="c" pos="0 0 0.5"><geom size="0.1"/></body></frame>
+      </frame></body>)");
+  EXPECT_NEAR(m->geom_pos[0], 1, 1e-15);
+  EXPECT_NEAR(m->geom_pos[1], 0.5, 1e-15);
+  EXPECT_NEAR(m->jnt_axis[3 * 1 + 1], 1, 1e-15);
+  EXPECT_NEAR(m->jnt_axis[3 * 1 + 0], 0, 1e-15);
+  EXPECT_NEAR(m->jnt_pos[3 * 1 + 2], 0.2, 1e-15);
+  EXPECT_NEAR(m->site_pos[2], 1, 1e-15);
+  // body c: the inner frame's (0, 1, 0) is (-1, 0, 0) in the outer one, which sits at
+  // (1, 0, 0): the frames cancel out, and c keeps its (0, 0, 0.5) turned 90 degrees
+  EXPECT_NEAR(m->body_pos[3 * 2 + 0], 0, 1e-15);
+  EXPECT_NEAR(m->body_pos[3 * 2 + 1], 0, 1e-15);
+  EXPECT_NEAR(m->body_pos[3 * 2 + 2], 0.5, 1e-15);
+  EXPECT_NEAR(std::fabs(m->body_quat[4 * 2 + 0]), std::sqrt(0.5), 1e-15);
+  // childclass of a frame reaches its children
+  auto c = LoadModelFromString(R"(<mujoco><default><default class="k"><geom size="0.3"/>
+      </default></default><worldbody><frame childclass="k"><geom/></frame></worldbody>
+      </mujoco>)", "k.xml");
+  EXPECT_EQ(c->geom_size[0], 0.3);
+}
+
+TEST(Mjcf3, SiteConnectAndWeldCompileToTheirBodies) {
+  const char* bodies = R"(<site name="w" pos="0 0 1"/>
+      <body name="a" pos="0.3 0 1"><freejoint/><geom size="0.1"/>
+        <site name="sa" pos="0.1 0.2 0.3" euler="0 0 40"/></body>)";
+  auto m = LoadModelFromString(std::string("<mujoco><worldbody>") + bodies + R"(</worldbody>
+      <equality><connect site1="sa" site2="w"/><weld site1="sa" site2="w"/></equality>
+      </mujoco>)", "s.xml");
+  EXPECT_EQ(m->eq_obj1id[0], 1);
+  EXPECT_EQ(m->eq_obj2id[0], 0);
+  const double* c = &m->eq_data[0];
+  EXPECT_EQ(c[0], 0.1);
+  EXPECT_EQ(c[2], 0.3);
+  EXPECT_EQ(c[5], 1);  // site w in the world frame
+  const double* w = &m->eq_data[11];
+  EXPECT_EQ(w[2], 1);   // anchor: site2 in body2
+  EXPECT_EQ(w[5], 0.3);  // site1 in body1
+  EXPECT_NEAR(w[6], std::cos(20 * M_PI / 180), 1e-15);  // relquat = site1's orientation
+  EXPECT_NEAR(w[9], std::sin(20 * M_PI / 180), 1e-15);
+  const std::string rotated = ErrorOf(std::string("<mujoco><worldbody>") + bodies +
+                                      R"(</worldbody><equality><weld site1="w" site2="sa"/>
+                                      </equality></mujoco>)");
+  EXPECT_TRUE(Contains(rotated, "not supported yet: a weld whose site2 is rotated")) << rotated;
+  const std::string half = ErrorOf(std::string("<mujoco><worldbody>") + bodies +
+                                   R"(</worldbody><equality><connect site1="sa"/></equality>
+                                   </mujoco>)");
+  EXPECT_TRUE(Contains(half, "attribute 'site2': required attribute missing")) << half;
+  const std::string mixed = ErrorOf(std::string("<mujoco><worldbody>") + bodies +
+                                    R"(</worldbody><equality><connect site1="sa" site2="w"
+                                    body1="a"/></equality></mujoco>)");
+  EXPECT_TRUE(Contains(mixed, "takes no body1")) << mixed;
+}
+
+TEST(Mjcf3, JointActuatorForceRangeClampsTheTotal) {
+  auto model = LoadModelFromString(R"(<mujoco><worldbody><body>
+      <joint name="h" axis="0 1 0" actuatorfrcrange="-1 0.5"/><geom size="0.1" mass="1"/>
+      </body></worldbody>
+      <actuator><motor joint="h" gear="3"/><motor joint="h"/></actuator>
+      <sensor><jointactuatorfrc joint="h"/></sensor></mujoco>)",
+                                   "f.xml");
+  EXPECT_EQ(model->jnt_actfrclimited[0], 1);
+  EXPECT_EQ(model->jnt_actfrcrange[1], 0.5);
+}
+
+TEST(Mjcf3, JointActuatorForceSensorReadsTheClampedForce) {
+  const Engine engine(LoadModelFromString(R"(<mujoco><worldbody><body>
+      <joint name="h" axis="0 1 0" actuatorfrcrange="-1 0.5"/><geom size="0.1" mass="1"/>
+      </body></worldbody><actuator><motor joint="h" gear="3"/><motor joint="h"/></actuator>
+      <sensor><jointactuatorfrc joint="h"/></sensor></mujoco>)", "f.xml"));
+  Data d = engine.MakeData();
+  d.ctrl[0] = 0.1;
+  d.ctrl[1] = 0.1;  // 0.4 in range
+  engine.Forward(d);
+  EXPECT_DOUBLE_EQ(d.qfrc_actuator[0], 0.4);
+  EXPECT_DOUBLE_EQ(d.sensordata[0], 0.4);
+  d.ctrl[0] = 1;  // 3.1, clamped to 0.5
+  engine.Forward(d);
+  EXPECT_EQ(d.qfrc_actuator[0], 0.5);
+  EXPECT_EQ(d.sensordata[0], 0.5);
+  EXPECT_EQ(d.actuator_force[0], 1);  // the actuators' own forces are not clamped
+  d.ctrl[0] = d.ctrl[1] = -2;
+  engine.Forward(d);
+  EXPECT_EQ(d.qfrc_actuator[0], -1);
+  const std::string implicit = ErrorOf(R"(<mujoco><option integrator="implicit"/><worldbody>
+      <body><joint actuatorfrcrange="-1 1"/><geom size="1"/></body></worldbody></mujoco>)");
+  EXPECT_TRUE(Contains(implicit, "not supported yet: actuatorfrcrange with the implicit"));
+}
+
+TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
+  const struct {
+    const char* xml;
+    const char* expected;
+  } cases[] = {
+      {"<worldbody><replicate count=\"2\"><geom size=\"1\"/></replicate></worldbody>",
+       "mjcf3.xml:1: element 'replicate': not supported yet: <replicate>"},
+      {"<worldbody><geom size=\"1\" surfacevel=\"1 0 0 0 0 0\"/></worldbody>",
+       "attribute 'surfacevel': not supported yet: surfacevel"},
+      {"<worldbody><body gravcomp=\"1\"><joint/><geom size=\"1\"/></body></worldbody>",
+       "attribute 'gravcomp': not supported yet"},
+      {"<worldbody><flexcomp type=\"grid\" count=\"2 2 1\"/></worldbody>",
+       "element 'flexcomp': not supported yet"},
+      {"<extension><plugin plugin=\"mujoco.elasticity.cable\"/></extension>",
+       "element 'extension': not supported yet"},
+      {"<deformable/>", "element 'deformable': not supported yet"},
+      {"<asset><mesh name=\"m\" builtin=\"sphere\" params=\"1\"/></asset>",
+       "attribute 'builtin': not supported yet"},
+      {"<asset><model name=\"arm\" file=\"arm.xml\"/></asset>", "not supported yet: model asset"},
+      {"<worldbody><body><joint name=\"a\"/><joint name=\"b\"/><geom size=\"1\"/></body>"
+       "</worldbody><tendon><fixed armature=\"1\"><joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
+       "attribute 'armature': not supported yet: tendon armature"},
+      {"<worldbody><body><joint name=\"a\"/><geom size=\"1\"/></body></worldbody><actuator>"
+       "<general joint=\"a\" dyntype=\"filter\" actearly=\"true\"/></actuator>",
+       "attribute 'actearly': not supported yet"},
+      {"<worldbody><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></worldbody>"
+       "<contact><pair geom1=\"a\" geom2=\"b\" solreffriction=\"0.1 1\"/></contact>",
+       "attribute 'solreffriction': not supported yet"},
+      {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
+       "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
+      {"<compiler alignfree=\"true\"/>", "attribute 'alignfree': not supported yet"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = ErrorOf(std::string("<mujoco>") + c.xml + "</mujoco>");
+    EXPECT_TRUE(Contains(e, c.expected)) << c.xml << "\n  gave: " << e;
+  }
+}
+
+}  // namespace
+}  // namespace gauss

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Records the MuJoCo 3.12.1 reference data of tests/reference/mjcf3_test.cc: for each model of
+# tests/models/mjcf3/, `mjref3 info` (compiled sizes, joints, actuators) and a 200-step
+# `mjref3 run` trajectory driven by random controls (seed, noise below), with the controls
+# recorded (--with-ctrl) and constraint islands off (--no-island: Gauss solves one system).
+# mjref3 is the shared tool built by ../shared/tools/mjref/build3.sh: MJREF3=..., else
+# ../shared/tools/mjref/build3/mjref3, else /work/tools/mjref/build3/mjref3.
+set -eu
+cd "$(dirname "$0")/../../.."
+mjref3=${MJREF3:-../shared/tools/mjref/build3/mjref3}
+[ -x "$mjref3" ] || mjref3=/work/tools/mjref/build3/mjref3
+out=tests/reference/mjcf3
+for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
+            "mujoco/tendon_dampratio 5 1" "mujoco/car 6 1"; do
+  set -- $spec
+  model=tests/models/mjcf3/$1.xml
+  name=$(basename "$1")
+  "$mjref3" info "$model" | sed "1s|^model=.*|model=$model|" > "$out/$name.info"
+  "$mjref3" run "$model" --steps 200 --ctrl-seed "$2" --ctrl-noise "$3" --with-ctrl --no-island \
+    --out "$out/$name.run.csv"
+done

@@ -1,0 +1,176 @@
+// MuJoCo 3.x models against MuJoCo 3.12.1: compiled sizes, joints and actuators (mjref3 info)
+// and 200-step trajectories with random controls (mjref3 run --with-ctrl --no-island), stored
+// in tests/reference/mjcf3/ by tests/reference/mjcf3/regen.sh (MuJoCo 3.12 is not linked: the
+// reference data is recorded once with the shared tool ../shared/tools/mjref/build3/mjref3).
+//
+// Asserted: every count and every joint/actuator line equal; the state (qpos, qvel, act) after
+// each of the 200 steps driven by the recorded controls equal to 1e-9 relative (measured:
+// see docs/mjcf.md, "MuJoCo 3.x"), sensordata likewise; tendon_dampratio to 1e-6 (its chains
+// of joint equalities amplify round-off: 1e-15 after 3 steps, 7e-13 after 50, 3.5e-7 after
+// 200) and car to 1e-6 (contacts: the two solvers stop at tolerance 1e-8 by different paths,
+// MuJoCo 3.x's line search being inexact: 3e-8 after one step, at most 1.3e-7 in 200).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gauss/engine.h"
+#include "gauss/mjcf.h"
+#include "support/test_support.h"
+
+namespace gauss::test {
+namespace {
+
+// The recorded data of model `name` ("servo", "mujoco/dampratio", ...): its file name only.
+std::string ReferenceFile(const std::string& name, const std::string& suffix) {
+  return std::string(GAUSS_SOURCE_DIR) + "/tests/reference/mjcf3/" +
+         name.substr(name.rfind('/') + 1) + suffix;
+}
+
+// key=value lines of `mjref3 info` (the first occurrence of each key), and its joint /
+// actuator lines as written.
+struct Info {
+  std::map<std::string, std::string> values;
+  std::vector<std::string> joints, actuators;
+};
+
+Info ReadInfo(const std::string& path) {
+  Info info;
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("joint=", 0) == 0) {
+      info.joints.push_back(line);
+    } else if (line.rfind("actuator=", 0) == 0) {
+      info.actuators.push_back(line);
+    } else if (const auto eq = line.find('='); eq != std::string::npos) {
+      info.values.emplace(line.substr(0, eq), line.substr(eq + 1));
+    }
+  }
+  return info;
+}
+
+// A CSV file with a header: column name -> values by row.
+struct Table {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  int Column(const std::string& name) const {
+    const auto it = std::find(names.begin(), names.end(), name);
+    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+  }
+};
+
+Table ReadTable(const std::string& path) {
+  Table t;
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  std::string line, cell;
+  std::getline(in, line);
+  std::stringstream header(line);
+  while (std::getline(header, cell, ',')) t.names.push_back(cell);
+  while (std::getline(in, line)) {
+    std::stringstream row(line);
+    std::vector<double> values;
+    while (std::getline(row, cell, ',')) values.push_back(std::stod(cell));
+    t.rows.push_back(values);
+  }
+  return t;
+}
+
+// The joint and actuator lines Gauss's model gives, in mjref's format.
+std::string Number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string JointLine(const Model& m, int j) {
+  const char* types[] = {"free", "ball", "slide", "hinge"};
+  return "joint=" + std::to_string(j) + " name=" + m.jnt_name[j] +
+         " type=" + types[static_cast<int>(m.jnt_type[j])] +
+         " qposadr=" + std::to_string(m.jnt_qposadr[j]) +
+         " dofadr=" + std::to_string(m.jnt_dofadr[j]);
+}
+
+std::string ActuatorLine(const Model& m, int a) {
+  return "actuator=" + std::to_string(a) + " name=" + m.actuator_name[a] +
+         " ctrllimited=" + std::to_string(m.actuator_ctrllimited[a]) +
+         " ctrlrange=" + Number(m.actuator_ctrlrange[2 * a]) + "," +
+         Number(m.actuator_ctrlrange[2 * a + 1]) +
+         " dyntype=" + std::to_string(static_cast<int>(m.actuator_dyntype[a]));
+}
+
+double RelError(double gauss, double mujoco) {
+  return std::fabs(gauss - mujoco) / std::max(1.0, std::fabs(mujoco));
+}
+
+class Mjcf3 : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Mjcf3, CompiledModelMatchesMujoco312) {
+  const std::string name = GetParam();
+  const auto model = LoadModel(TestModel("mjcf3/" + name + ".xml"));
+  const Model& m = *model;
+  const Info info = ReadInfo(ReferenceFile(name, ".info"));
+  const std::map<std::string, int> counts = {
+      {"nq", m.nq},         {"nv", m.nv},         {"nu", m.nu},
+      {"na", m.na},         {"nbody", m.nbody},   {"njnt", m.njnt},
+      {"ngeom", m.ngeom},   {"nsensor", m.nsensor}, {"nsensordata", m.nsensordata},
+      {"neq", m.neq},       {"ntendon", m.ntendon}};
+  for (const auto& [key, value] : counts) {
+    ASSERT_TRUE(info.values.count(key)) << key;
+    EXPECT_EQ(std::to_string(value), info.values.at(key)) << key;
+  }
+  EXPECT_EQ(m.opt.integrator, info.values.at("integrator"));
+  EXPECT_EQ(m.opt.timestep, std::stod(info.values.at("timestep")));
+  ASSERT_EQ(static_cast<int>(info.joints.size()), m.njnt);
+  for (int j = 0; j < m.njnt; ++j) EXPECT_EQ(JointLine(m, j), info.joints[j]);
+  ASSERT_EQ(static_cast<int>(info.actuators.size()), m.nu);
+  for (int a = 0; a < m.nu; ++a) EXPECT_EQ(ActuatorLine(m, a), info.actuators[a]);
+}
+
+TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
+  const std::string name = GetParam();
+  const Engine engine(LoadModel(TestModel("mjcf3/" + name + ".xml")));
+  const Model& m = engine.model();
+  Data d = engine.MakeData();
+  const Table ref = ReadTable(ReferenceFile(name, ".run.csv"));
+  ASSERT_EQ(ref.rows.size(), 201u);
+  auto column = [&](const std::string& prefix, int i) {
+    const int c = ref.Column(prefix + std::to_string(i));
+    EXPECT_GE(c, 0) << prefix << i;
+    return c;
+  };
+  double state_error = 0, sensor_error = 0;
+  for (std::size_t k = 0; k < ref.rows.size(); ++k) {
+    const std::vector<double>& row = ref.rows[k];
+    for (int i = 0; i < m.nq; ++i) state_error = std::max(state_error, RelError(d.qpos[i], row[column("qpos", i)]));
+    for (int i = 0; i < m.nv; ++i) state_error = std::max(state_error, RelError(d.qvel[i], row[column("qvel", i)]));
+    for (int i = 0; i < m.na; ++i) state_error = std::max(state_error, RelError(d.act[i], row[column("act", i)]));
+    if (k + 1 == ref.rows.size()) break;
+    for (int i = 0; i < m.nu; ++i) d.ctrl[i] = row[column("ctrl", i)];
+    engine.Step(d);
+    // row k's sensors are those of state k with ctrl k, which the step evaluates
+    for (int i = 0; i < m.nsensordata; ++i) {
+      sensor_error = std::max(sensor_error, RelError(d.sensordata[i], row[column("sensordata", i)]));
+    }
+  }
+  RecordProperty("max_state_error", Number(state_error));
+  RecordProperty("max_sensor_error", Number(sensor_error));
+  const double tolerance =
+      name == "mujoco/tendon_dampratio" || name == "mujoco/car" ? 1e-6 : 1e-9;
+  EXPECT_LE(state_error, tolerance) << name;
+  EXPECT_LE(sensor_error, tolerance) << name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
+                         ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
+                                           "mujoco/tendon_dampratio", "mujoco/car"));
+
+}  // namespace
+}  // namespace gauss::test
