@@ -405,8 +405,6 @@ struct ModelSpec {
   std::vector<std::pair<std::string, Source>> textures;     // texture asset names
   std::vector<MeshSpec> meshes;
   std::vector<HfieldSpec> hfields;
-};
-
   std::vector<SkinSpec> skins;
   BodySpec world;
   std::vector<ActuatorSpec> actuators;
