@@ -3,9 +3,10 @@
 # available). Idempotent: does nothing when everything is already installed.
 set -eu
 packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
-  libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev
+  libyaml-cpp-dev libtinyxml2-dev libccd-dev libqhull-dev libgtest-dev libbenchmark-dev
   gnuplot-nox pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   libopenmpi-dev openmpi-bin"
+# libqhull-dev: convex hulls of meshes (core/src/mjcf/convex_hull.cc)
 # gnuplot-nox: `gauss experiment` draws its plots with it (docs/experiments.md)
 # pybind11-dev python3-dev python3-numpy: the `gauss` Python package (python/, docs/python.md);
 # python3-pytest runs its tests, python3-matplotlib its solver-comparison example
