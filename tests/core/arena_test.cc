@@ -1,10 +1,10 @@
 // The scratch arena and its declared plans (core/src/arena.cc, gauss/arena.h): a plan's peak is
 // what its blocks and callees hold at once; carving the same blocks takes exactly what the plan
 // declared; the arena's high-water mark. Then every model in the repository (models/, and every
-// tests/models file Gauss loads, the copied MuJoCo samples included) simulated for a few hundred
-// steps with every discovered solver x integrator pair stays within the arena that the plans
-// sized, never grows it and allocates nothing on the heap (tests/support/scratch_check.h; the
-// MuJoCo sample models: tests/reference/arena_reference_test.cc).
+// tests/models file Gauss loads, the copied MuJoCo samples included) simulated for 200 steps
+// (60 for many-body models) with every discovered solver x integrator pair stays within the
+// arena that the plans sized, never grows it and allocates nothing on the heap
+// (tests/support/scratch_check.h; MuJoCo's sample models: tests/reference/arena_reference_test.cc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -113,8 +113,9 @@ class ScratchPlans : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ScratchPlans, EverySolverAndIntegratorStaysWithinTheArena) {
   const std::string& path = GetParam();
-  // a few hundred steps; the many-body models fewer (they reach contact as fast)
-  const int steps = LoadModel(path)->nbody > 50 ? 60 : 300;
+  // 200 steps (0.2 to 1 s of simulated time); the many-body models 60 (they reach contact as
+  // fast)
+  const int steps = LoadModel(path)->nbody > 50 ? 60 : 200;
   const test::ScratchRun run = test::CheckScratch(path, steps);
   EXPECT_GE(run.combinations + run.refused, 12)
       << "newton, cg, pgs x euler, rk4, implicit, implicitfast";

@@ -1,6 +1,6 @@
 // The scratch-arena check of tests/core/arena_test.cc on MuJoCo's sample models
 // (/usr/share/mujoco/model, hence the `reference` label; MuJoCo itself is not run): every
-// sample Gauss loads, simulated for a few hundred steps (60 for the many-body ones) with every
+// sample Gauss loads, simulated for 200 steps (60 for the many-body ones) with every
 // discovered solver x integrator pair, stays within the arena the declared plans sized, never
 // grows it and allocates nothing on the heap after the first step.
 #include <gtest/gtest.h>
@@ -42,7 +42,7 @@ class SampleScratchPlans : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SampleScratchPlans, EverySolverAndIntegratorStaysWithinTheArena) {
   const std::string& path = GetParam();
-  const int steps = LoadModel(path)->nbody > 50 ? 60 : 300;
+  const int steps = LoadModel(path)->nbody > 50 ? 60 : 200;
   const ScratchRun run = CheckScratch(path, steps);
   EXPECT_GE(run.combinations + run.refused, 12);
   RecordProperty("combinations", run.combinations);

@@ -73,7 +73,9 @@ inline ScratchRun CheckScratch(const std::string& path, int steps) {
       run.with_contacts += contacts;
       EXPECT_LE(d.arena.peak(), d.arena.capacity());
       EXPECT_EQ(d.arena.capacity(), capacity) << "the arena grew";
-      if (AllocationCountAvailable()) EXPECT_EQ(allocations, 0) << "heap allocations in steps";
+      if (AllocationCountAvailable()) {
+        EXPECT_EQ(allocations, 0) << "heap allocations in steps";
+      }
       if (capacity > 0) {
         run.worst_use = std::max(run.worst_use, static_cast<double>(d.arena.peak()) / capacity);
       }
