@@ -13,7 +13,7 @@
 #include "gauss/math.h"
 #include "inertia.h"
 #include "jacobian.h"
-#include "passive.h"
+#include "fluid.h"
 #include "pipeline.h"
 
 namespace gauss {
@@ -192,6 +192,57 @@ void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
   }
 }
 
+// Ellipsoid fluid model: per geom, wrench = W(vel) in the geom frame with vel = Jl v, where
+// Jl = [R' Jr; R' Jp] is the geom point's Jacobian in the geom frame (rotation rows first, as in
+// the wrench), so D += Jl' (dW/dvel) Jl, a full (not symmetric) 6 x 6 block per geom.
+void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
+  if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
+  ArenaScope scope(d.arena);
+  double* jacp = d.arena.Doubles(3 * m.nv);
+  double* jacr = d.arena.Doubles(3 * m.nv);
+  double* local = d.arena.Doubles(6 * m.nv);  // Jl
+  double* product = d.arena.Doubles(6 * m.nv);  // (dW/dvel) Jl
+  for (int g = 0; g < m.ngeom; ++g) {
+    const int b = m.geom_bodyid[g];
+    if (m.body_mass[b] < kMinVal) continue;
+    double vel[6];
+    if (!GeomFluidVelocity(m, d, g, vel)) continue;
+    const double* fluid = m.geom_fluid.data() + kNFluid * g;
+    double semiaxes[3], jacobian[36];
+    FluidSemiAxes(m.geom_type[g], m.geom_size.data() + 3 * g, semiaxes);
+    EllipsoidFluidWrenchJacobian(semiaxes, fluid, m.opt.density, m.opt.viscosity, vel, jacobian);
+    PointJacobian(m, d, b, d.geom_xpos.data() + 3 * g, jacp, jacr);
+    const double* xmat = d.geom_xmat.data() + 9 * g;
+    for (int a = 0; a < 3; ++a) {
+      for (int k = 0; k < m.nv; ++k) {
+        local[a * m.nv + k] = xmat[a] * jacr[k] + xmat[3 + a] * jacr[m.nv + k] +
+                              xmat[6 + a] * jacr[2 * m.nv + k];
+        local[(3 + a) * m.nv + k] = xmat[a] * jacp[k] + xmat[3 + a] * jacp[m.nv + k] +
+                                    xmat[6 + a] * jacp[2 * m.nv + k];
+      }
+    }
+    for (int a = 0; a < 6; ++a) {
+      for (int k = 0; k < m.nv; ++k) {
+        double sum = 0;
+        for (int c = 0; c < 6; ++c) sum += jacobian[6 * a + c] * local[c * m.nv + k];
+        product[a * m.nv + k] = fluid[0] * sum;
+      }
+    }
+    // only the dofs of the geom's chain (from the nearest body with dofs) have nonzero columns
+    int moving = b;
+    while (moving > 0 && m.body_dofnum[moving] == 0) moving = m.body_parentid[moving];
+    if (moving == 0) continue;  // welded to the world
+    const int last = m.body_dofadr[moving] + m.body_dofnum[moving] - 1;
+    for (int i = last; i >= 0; i = m.dof_parentid[i]) {
+      for (int j = last; j >= 0; j = m.dof_parentid[j]) {
+        double sum = 0;
+        for (int a = 0; a < 6; ++a) sum += local[a * m.nv + i] * product[a * m.nv + j];
+        Add(m, lower, upper, i, j, sum);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // (sizes) => the fluid rows (released), then dfdv held while the RNE tangents are taken
@@ -220,6 +271,7 @@ void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTer
       AddRankOne(m, lower, upper, d.ten_J.data() + t * m.nv, -m.tendon_damping[t]);
     }
     AddFluidDerivative(m, d, lower, upper);
+    AddEllipsoidFluidDerivative(m, d, lower, upper);
   }
   if (terms.actuator && m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
     double* dfdv = nullptr;

@@ -33,7 +33,7 @@ namespace {
   X(geom_solref, m.ngeom, kNRef) X(geom_solimp, m.ngeom, kNImp) X(geom_size, m.ngeom, 3)         \
   X(geom_rbound, m.ngeom, 0) X(geom_pos, m.ngeom, 3) X(geom_quat, m.ngeom, 4)                    \
   X(geom_friction, m.ngeom, 3) X(geom_margin, m.ngeom, 0) X(geom_gap, m.ngeom, 0)                \
-  X(geom_rgba, m.ngeom, 4)                                                                       \
+  X(geom_rgba, m.ngeom, 4) X(geom_fluid, m.ngeom, kNFluid)                                       \
   X(mesh_vertadr, m.nmesh, 0) X(mesh_vertnum, m.nmesh, 0) X(mesh_faceadr, m.nmesh, 0)            \
   X(mesh_facenum, m.nmesh, 0) X(mesh_graphadr, m.nmesh, 0) X(mesh_vert, m.nmeshvert, 3)          \
   X(mesh_face, m.nmeshface, 3) X(mesh_graph, m.nmeshgraph, 0)                                    \

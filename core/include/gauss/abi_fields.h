@@ -123,6 +123,7 @@
   X(Model, geom_margin) \
   X(Model, geom_gap) \
   X(Model, geom_rgba) \
+  X(Model, geom_fluid) \
   X(Model, geom_name) \
   X(Model, mesh_vertadr) \
   X(Model, mesh_vertnum) \

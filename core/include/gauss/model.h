@@ -121,6 +121,11 @@ struct Model {
   std::vector<double> geom_margin;      // (ngeom)
   std::vector<double> geom_gap;         // (ngeom)
   std::vector<double> geom_rgba;        // (ngeom x 4)
+  // Ellipsoid fluid model per geom (ngeom x kNFluid), all zero unless fluidshape="ellipsoid":
+  // [0] 1 when the geom interacts with the fluid, [1..5] fluidcoef (blunt drag, slender drag,
+  // angular drag, Kutta lift, Magnus lift), [6..8] virtual mass and [9..11] virtual moment of
+  // inertia of the equivalent ellipsoid per unit fluid density (m^3 and m^5), geom frame axes.
+  std::vector<double> geom_fluid;
   std::vector<std::string> geom_name;   // (ngeom)
 
   // ---------------------------------------------------------------- meshes

@@ -15,6 +15,7 @@ inline constexpr double kMinMu = 1e-5;
 inline constexpr double kMinImp = 0.0001;
 inline constexpr double kMaxImp = 0.9999;
 // Sizes of the soft-constraint parameter vectors.
+inline constexpr int kNFluid = 12;  // numbers per geom in Model::geom_fluid (see model.h)
 inline constexpr int kNRef = 2;  // solref: (timeconst, dampratio) or (-stiffness, -damping)
 inline constexpr int kNImp = 5;  // solimp: (dmin, dmax, width, midpoint, power)
 

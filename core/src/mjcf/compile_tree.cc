@@ -28,6 +28,7 @@
 #include <cmath>
 
 #include "gauss/math.h"
+#include "fluid.h"
 #include "mjcf/compiler.h"
 #include "mjcf/geom_inertia.h"
 #include "mjcf/orientation.h"
@@ -272,10 +273,6 @@ void CompileGeoms(CompileContext* c, int b) {
     if (g.type == GeomType::kHfield) {
       throw Error(g.src.Where("type"), "not supported yet: hfield geom");
     }
-    if (g.fluid_ellipsoid) {
-      throw Error(g.src.Where("fluidshape"), "not supported yet: fluidshape=\"ellipsoid\" (the "
-                                             "ellipsoid fluid model)");
-    }
     if (g.shellinertia) throw Error(g.src.Where("shellinertia"), "not supported yet: shellinertia");
     if (g.type == GeomType::kPlane && m.body_weldid[b] != 0) {
       throw Error(g.src.Where("type"), "planes are only allowed in static bodies (the world or "
@@ -327,6 +324,9 @@ void CompileGeoms(CompileContext* c, int b) {
     m.geom_margin.push_back(g.margin);
     m.geom_gap.push_back(g.gap);
     m.geom_rgba.insert(m.geom_rgba.end(), g.rgba, g.rgba + 4);
+    double fluid[kNFluid] = {0};
+    if (g.fluid_ellipsoid) EllipsoidFluidCoefficients(g.type, size, g.fluidcoef, fluid);
+    m.geom_fluid.insert(m.geom_fluid.end(), fluid, fluid + kNFluid);
     m.geom_name.push_back(g.name);
   }
 }

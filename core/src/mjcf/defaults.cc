@@ -163,8 +163,7 @@ void ReadGeomAttributes(const XmlElement& e, GeomSpec* g) {
   ReadNumbers(e, "rgba", g->rgba, 4);
   int shape = 0;
   if (ReadKeyword(e, "fluidshape", {"none", "ellipsoid"}, &shape)) g->fluid_ellipsoid = shape == 1;
-  double fluidcoef[5];
-  ReadNumbers(e, "fluidcoef", fluidcoef, 5, false);
+  ReadNumbers(e, "fluidcoef", g->fluidcoef, 5, false);
   ReadUser(e);
 }
 

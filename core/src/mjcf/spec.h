@@ -93,6 +93,8 @@ struct GeomSpec {
   std::string hfield, mesh;
   double rgba[4] = {0.5, 0.5, 0.5, 1};
   bool fluid_ellipsoid = false;  // fluidshape="ellipsoid"
+  // blunt drag, slender drag, angular drag, Kutta lift, Magnus lift (fluidcoef)
+  double fluidcoef[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
 };
 
 struct SiteSpec {
