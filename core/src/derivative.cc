@@ -75,6 +75,18 @@ struct FluidRows {
   }
 };
 
+// Scratch of AddEllipsoidFluidDerivative: one geom's point Jacobian, Jl and (dW/dvel) Jl.
+struct EllipsoidFluidRows {
+  double *jacp, *jacr, *local, *product;
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    take(&jacp, 3 * static_cast<std::size_t>(nv), "jacp");
+    take(&jacr, 3 * static_cast<std::size_t>(nv), "jacr");
+    take(&local, 6 * static_cast<std::size_t>(nv), "Jl");
+    take(&product, 6 * static_cast<std::size_t>(nv), "(dW/dvel) Jl");
+  }
+};
+
 // -d qfrc_bias / d qvel, column by column (tangent of ComVelocity + RecursiveNewtonEuler).
 void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
   ArenaScope scope(d.arena);
@@ -198,10 +210,13 @@ void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
 void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
   if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
   ArenaScope scope(d.arena);
-  double* jacp = d.arena.Doubles(3 * m.nv);
-  double* jacr = d.arena.Doubles(3 * m.nv);
-  double* local = d.arena.Doubles(6 * m.nv);  // Jl
-  double* product = d.arena.Doubles(6 * m.nv);  // (dW/dvel) Jl
+  ArenaCarve carve(d.arena);
+  EllipsoidFluidRows f;
+  f.Blocks(carve, m.nv);
+  double* jacp = f.jacp;
+  double* jacr = f.jacr;
+  double* local = f.local;      // Jl
+  double* product = f.product;  // (dW/dvel) Jl
   for (int g = 0; g < m.ngeom; ++g) {
     const int b = m.geom_bodyid[g];
     if (m.body_mass[b] < kMinVal) continue;
@@ -245,11 +260,14 @@ void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double*
 
 }  // namespace
 
-// (sizes) => the fluid rows (released), then dfdv held while the RNE tangents are taken
+// (sizes) => the fluid models' rows (each released), then dfdv held while the RNE tangents
+// are taken
 ArenaPlan SmoothVelocityDerivativePlan(const Model& m) {
-  ArenaPlan plan, fluid, rne;
+  ArenaPlan plan, fluid, ellipsoid, rne;
   FluidRows().Blocks(fluid, m.nv);
   plan.Within("fluid derivative", fluid);
+  EllipsoidFluidRows().Blocks(ellipsoid, m.nv);
+  plan.Within("ellipsoid fluid derivative", ellipsoid);
   double* dfdv = nullptr;
   plan(&dfdv, m.nu, "dfdv");
   RneTangents().Blocks(rne, m.nbody);
