@@ -3,7 +3,7 @@
 # available). Idempotent: does nothing when everything is already installed.
 set -eu
 packages="cmake g++ make pkg-config libboost-dev libboost-program-options-dev libeigen3-dev
-  libyaml-cpp-dev libtinyxml2-dev libccd-dev libgtest-dev libbenchmark-dev
+  libyaml-cpp-dev libtinyxml2-dev libccd-dev libqhull-dev libgtest-dev libbenchmark-dev
   gnuplot-nox pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   libopenmpi-dev openmpi-bin libpng-dev"
 # gnuplot-nox: `gauss experiment` draws its plots with it (docs/experiments.md)

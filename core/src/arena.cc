@@ -1,5 +1,6 @@
 #include "gauss/arena.h"
 
+#include <algorithm>
 #include <string>
 
 #include "gauss/error.h"
@@ -9,6 +10,7 @@ namespace gauss {
 void Arena::Reserve(std::size_t n_doubles) {
   buffer_.assign(n_doubles, 0.0);
   top_ = 0;
+  peak_ = 0;
 }
 
 double* Arena::Doubles(std::size_t n) {
@@ -25,8 +27,35 @@ double* Arena::Doubles(std::size_t n) {
 
 int* Arena::Ints(std::size_t n) {
   // ints are carved from doubles: round up to whole doubles to keep alignment
-  const std::size_t doubles = (n * sizeof(int) + sizeof(double) - 1) / sizeof(double);
-  return reinterpret_cast<int*>(Doubles(doubles));
+  return reinterpret_cast<int*>(Doubles(ArenaDoubles<int>(n)));
+}
+
+// (name, doubles) => held, peak
+void ArenaPlan::Add(const char* name, std::size_t doubles) {
+  entries_.push_back({name, doubles, false});
+  held_ += doubles;
+  peak_ = std::max(peak_, held_);
+}
+
+// (callee's name and plan) => peak
+void ArenaPlan::Within(const char* name, const ArenaPlan& callee) {
+  entries_.push_back({name, callee.doubles(), true});
+  peak_ = std::max(peak_, held_ + callee.doubles());
+}
+
+// (other plan) => held, peak
+void ArenaPlan::Append(const ArenaPlan& other) {
+  entries_.insert(entries_.end(), other.entries_.begin(), other.entries_.end());
+  peak_ = std::max(peak_, held_ + other.doubles());
+  held_ += other.held();
+}
+
+std::string ArenaPlan::Describe() const {
+  std::string out;
+  for (const Entry& e : entries_) {
+    out += e.name + ": " + std::to_string(e.doubles) + (e.scoped ? " (released)" : "") + "\n";
+  }
+  return out + "peak: " + std::to_string(peak_) + " doubles\n";
 }
 
 }  // namespace gauss

@@ -268,8 +268,12 @@ void CollideAll(const Model& m, Data& d, const CollisionTable& table) {
   const std::size_t need = BroadPhaseScratch(m) + 8;
   int npairs = -1;
   GeomPair* pairs = nullptr;
+  // at most every pair of geoms: more storage would never be used, and the arena's high-water
+  // mark then shows what a step really needs
+  const std::size_t ngeom = static_cast<std::size_t>(std::max(m.ngeom, 0));
+  const std::size_t all_pairs = ngeom * (ngeom > 0 ? ngeom - 1 : 0) / 2 + 1;
   if (free > need) {
-    const std::size_t cap = std::min<std::size_t>(free - need, 1u << 30);  // 1 double per pair
+    const std::size_t cap = std::min<std::size_t>({free - need, all_pairs, 1u << 30});  // 1 double per pair
     pairs = reinterpret_cast<GeomPair*>(d.arena.Ints(2 * cap));
     const ScopedTimer broad(StageStat(d, Timer::kCollisionBroad));
     npairs = BroadPhase(m, d, pairs, static_cast<int>(cap));

@@ -22,9 +22,19 @@ struct RowScratch {
   int* chain1;
   int* chain2;
   int* cols;
-  double* jac;    // 6 x nv
+  double* jac;    // 12 x nv
   double* rows;   // 6 x nv
   double* edge;   // nv
+
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    take(&chain1, nv, "dof chain 1");
+    take(&chain2, nv, "dof chain 2");
+    take(&cols, nv, "columns");
+    take(&jac, 12 * static_cast<std::size_t>(nv), "point Jacobians");
+    take(&rows, 6 * static_cast<std::size_t>(nv), "compact rows");
+    take(&edge, nv, "edge");
+  }
 };
 
 // A dense row (tendon moment arms) compressed to its nonzeros.
@@ -241,12 +251,8 @@ void MakeConstraints(const Model& m, Data& d) {
   }
   ArenaScope scope(d.arena);
   RowScratch s;
-  s.chain1 = d.arena.Ints(m.nv);
-  s.chain2 = d.arena.Ints(m.nv);
-  s.cols = d.arena.Ints(m.nv);
-  s.jac = d.arena.Doubles(12 * m.nv);
-  s.rows = d.arena.Doubles(6 * m.nv);
-  s.edge = d.arena.Doubles(m.nv);
+  ArenaCarve carve(d.arena);
+  s.Blocks(carve, m.nv);
 
   const int full_before = d.warning_count[static_cast<int>(Warning::kConstraintFull)];
   if (!o.Disabled(kDisableEquality)) AddEqualityRows(m, d);
@@ -336,6 +342,14 @@ void FactoredInertia::AddToDense(double* H) const {
 
 void FactoredInertia::SolveM(double* x) const {
   SolveLTDL(m_, d_.qLD.data(), d_.qLDiagInv.data(), x);
+}
+
+// (nv) => the row buffers held while rows are built; equality rows take theirs first, alone
+ArenaPlan ConstraintAssemblyPlan(const Model& m) {
+  ArenaPlan plan;
+  plan.Within("equality rows", EqualityRowsPlan(m));
+  RowScratch().Blocks(plan, m.nv);
+  return plan;
 }
 
 }  // namespace gauss

@@ -3,6 +3,7 @@
 // handed to the solver plugin.
 #pragma once
 
+#include "gauss/arena.h"
 #include "gauss/constraint.h"
 #include "gauss/data.h"
 #include "gauss/model.h"
@@ -11,6 +12,10 @@ namespace gauss {
 
 // equality.cc: appends the rows of the active equality constraints.
 void AddEqualityRows(const Model& m, Data& d);
+// ... and the arena scratch it takes (and releases).
+ArenaPlan EqualityRowsPlan(const Model& m);
+// constraint_assembly.cc: the arena scratch MakeConstraints takes (and releases).
+ArenaPlan ConstraintAssemblyPlan(const Model& m);
 
 // constraint_params.cc: (efc rows, model solref/solimp, invweights) => (efc_diagApprox,
 // efc_R, efc_D, efc_KBIP)

@@ -2,6 +2,7 @@
 // reset cannot drift apart.
 #include "data_alloc.h"
 
+#include "collision.h"
 #include "constraint_assembly.h"
 #include "island.h"
 #include "sleep.h"
@@ -82,16 +83,35 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
 
 }  // namespace
 
-std::size_t ScratchSize(const Model& m) {
-  // constraint assembly: Jacobian rows and point Jacobians (~22 nv); the solve's problem
-  // vectors (jar, force, state: a few njmax); energy and applied forces a few nv vectors
-  const std::size_t nv = m.nv, nq = m.nq, na = m.na, nM = m.nM;
+// One stage at a time: each takes its blocks and releases them before the next runs. The
+// stages whose blocks are listed by a block function declare them with it (the same function
+// carves them); the others take one or two nv-, nu- or njmax-sized arrays, named here.
+ArenaPlan KernelScratchPlan(const Model& m) {
+  const std::size_t nv = std::max(m.nv, 0), nu = std::max(m.nu, 0);
   const std::size_t nj = std::max(m.njmax, 0);
-  return 256 + 2 * nM + 48 * nv + 4 * nq + 16 * na + 12 * static_cast<std::size_t>(m.nbody) +
-         8 * nj +
-         12 * nv +  // transmissions' point Jacobians (tendons take 6 nv before, released)
-         IslandScratchSize(m);
+  ArenaPlan plan;
+  auto stage = [&plan](const char* name, std::size_t doubles) {
+    ArenaPlan s;
+    s.Add(name, doubles);
+    plan.Within(name, s);
+  };
+  stage("tendon wrap point Jacobians (tendon.cc)", 6 * nv);
+  stage("transmission Jacobians (actuation.cc)", 12 * nv);
+  stage("clamped controls (actuation.cc)", nu);
+  // the candidate pairs take what remains of the arena (collision.cc)
+  stage("broad phase boxes (collision_broadphase.cc)", BroadPhaseScratch(m));
+  plan.Within("constraint rows (constraint_assembly.cc)", ConstraintAssemblyPlan(m));
+  stage("solver statistics jar (engine.cc)", nj);
+  stage("kinetic energy M v (energy.cc)", nv);
+  stage("inverse dynamics force and qfrc (inverse.cc)", nj + nv);
+  stage("control derivative column (control_derivative.cc)", nv);
+  // per-island sub-problems (island_solve.cc) are held while the solver plugin runs on them,
+  // on top of the solver's own scratch: counted as held, not as one stage among the others
+  plan.Add("constraint islands (island.cc, island_solve.cc)", IslandScratchSize(m));
+  return plan;
 }
+
+std::size_t ScratchSize(const Model& m) { return KernelScratchPlan(m).doubles(); }
 
 void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   ForEachArray(m, d, [](std::vector<double>& a, int n) { a.assign(std::max(n, 0), 0.0); });

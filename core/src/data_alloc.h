@@ -15,7 +15,9 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch = 0);
 // derived quantity and warning counter zero.
 void ResetData(const Model& m, Data& d);
 
-// Number of doubles the kernel's stages take from the scratch arena at most for model m.
+// The kernel's stages' declared scratch (gauss/arena.h), stage by stage, and its peak: the
+// number of doubles they take from the arena at most for model m.
+ArenaPlan KernelScratchPlan(const Model& m);
 std::size_t ScratchSize(const Model& m);
 
 }  // namespace gauss

@@ -51,13 +51,52 @@ void AddRankOne(const Model& m, double* lower, double* upper, const double* row,
   }
 }
 
+// Scratch of AddRneDerivative: the tangents of one column.
+struct RneTangents {
+  double *dvel, *dacc, *dfrc;
+  int* moved;
+  template <class Take>
+  void Blocks(Take& take, int nbody) {
+    take(&dvel, 6 * static_cast<std::size_t>(nbody), "d cvel / d v_k");
+    take(&dacc, 6 * static_cast<std::size_t>(nbody), "d cacc / d v_k");
+    take(&dfrc, 6 * static_cast<std::size_t>(nbody), "d cfrc / d v_k");
+    take(&moved, nbody, "body in the subtree of k's body");
+  }
+};
+
+// Scratch of AddFluidDerivative: one body's point Jacobian and a projected row.
+struct FluidRows {
+  double *jacp, *jacr, *row;
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    take(&jacp, 3 * static_cast<std::size_t>(nv), "jacp");
+    take(&jacr, 3 * static_cast<std::size_t>(nv), "jacr");
+    take(&row, nv, "row");
+  }
+};
+
+// Scratch of AddEllipsoidFluidDerivative: one geom's point Jacobian, Jl and (dW/dvel) Jl.
+struct EllipsoidFluidRows {
+  double *jacp, *jacr, *local, *product;
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    take(&jacp, 3 * static_cast<std::size_t>(nv), "jacp");
+    take(&jacr, 3 * static_cast<std::size_t>(nv), "jacr");
+    take(&local, 6 * static_cast<std::size_t>(nv), "Jl");
+    take(&product, 6 * static_cast<std::size_t>(nv), "(dW/dvel) Jl");
+  }
+};
+
 // -d qfrc_bias / d qvel, column by column (tangent of ComVelocity + RecursiveNewtonEuler).
 void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
   ArenaScope scope(d.arena);
-  double* dvel = d.arena.Doubles(6 * m.nbody);   // d cvel / d v_k
-  double* dacc = d.arena.Doubles(6 * m.nbody);   // d cacc / d v_k
-  double* dfrc = d.arena.Doubles(6 * m.nbody);   // d cfrc / d v_k
-  int* moved = d.arena.Ints(m.nbody);            // body in the subtree of k's body
+  ArenaCarve carve(d.arena);
+  RneTangents t;
+  t.Blocks(carve, m.nbody);
+  double* dvel = t.dvel;
+  double* dacc = t.dacc;
+  double* dfrc = t.dfrc;
+  int* moved = t.moved;
 
   for (int k = 0; k < m.nv; ++k) {
     const int root = m.dof_bodyid[k];
@@ -141,9 +180,12 @@ void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
 void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
   if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
   ArenaScope scope(d.arena);
-  double* jacp = d.arena.Doubles(3 * m.nv);
-  double* jacr = d.arena.Doubles(3 * m.nv);
-  double* row = d.arena.Doubles(m.nv);
+  ArenaCarve carve(d.arena);
+  FluidRows f;
+  f.Blocks(carve, m.nv);
+  double* jacp = f.jacp;
+  double* jacr = f.jacr;
+  double* row = f.row;
   for (int b = 1; b < m.nbody; ++b) {
     double dforce[3], dtorque[3];
     if (!FluidDamping(m, d, b, dforce, dtorque)) continue;
@@ -168,10 +210,13 @@ void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
 void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
   if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
   ArenaScope scope(d.arena);
-  double* jacp = d.arena.Doubles(3 * m.nv);
-  double* jacr = d.arena.Doubles(3 * m.nv);
-  double* local = d.arena.Doubles(6 * m.nv);  // Jl
-  double* product = d.arena.Doubles(6 * m.nv);  // (dW/dvel) Jl
+  ArenaCarve carve(d.arena);
+  EllipsoidFluidRows f;
+  f.Blocks(carve, m.nv);
+  double* jacp = f.jacp;
+  double* jacr = f.jacr;
+  double* local = f.local;      // Jl
+  double* product = f.product;  // (dW/dvel) Jl
   for (int g = 0; g < m.ngeom; ++g) {
     const int b = m.geom_bodyid[g];
     if (m.body_mass[b] < kMinVal) continue;
@@ -215,6 +260,21 @@ void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double*
 
 }  // namespace
 
+// (sizes) => the fluid models' rows (each released), then dfdv held while the RNE tangents
+// are taken
+ArenaPlan SmoothVelocityDerivativePlan(const Model& m) {
+  ArenaPlan plan, fluid, ellipsoid, rne;
+  FluidRows().Blocks(fluid, m.nv);
+  plan.Within("fluid derivative", fluid);
+  EllipsoidFluidRows().Blocks(ellipsoid, m.nv);
+  plan.Within("ellipsoid fluid derivative", ellipsoid);
+  double* dfdv = nullptr;
+  plan(&dfdv, m.nu, "dfdv");
+  RneTangents().Blocks(rne, m.nbody);
+  plan.Within("RNE derivative", rne);
+  return plan;
+}
+
 void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTerms& terms,
                               double* lower, double* upper) {
   const Model& m = engine.model();
@@ -232,7 +292,9 @@ void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTer
     AddEllipsoidFluidDerivative(m, d, lower, upper);
   }
   if (terms.actuator && m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
-    double* dfdv = d.arena.Doubles(m.nu);
+    double* dfdv = nullptr;
+    ArenaCarve carve(d.arena);
+    carve(&dfdv, m.nu, "dfdv");
     engine.ActuatorForceVelocityDerivative(d, dfdv);
     for (int a = 0; a < m.nu; ++a) {
       if (dfdv[a] == 0) continue;

@@ -30,6 +30,19 @@ struct EqualityScratch {
   double* rows;  // 6 x nv
   double* dense;  // nv
   double* dense2; // nv
+
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    const std::size_t n = static_cast<std::size_t>(nv);
+    take(&chain1, n, "dof chain 1");
+    take(&chain2, n, "dof chain 2");
+    take(&cols, n, "columns");
+    take(&j1, 6 * n, "Jacobian 1");
+    take(&j2, 6 * n, "Jacobian 2");
+    take(&rows, 6 * n, "rows");
+    take(&dense, n, "dense row");
+    take(&dense2, n, "dense row 2");
+  }
 };
 
 // World position of a point given in a body's frame.
@@ -79,14 +92,8 @@ void AddEqualityRows(const Model& m, Data& d) {
   const int nv = m.nv;
   ArenaScope scope(d.arena);
   EqualityScratch s;
-  s.chain1 = d.arena.Ints(nv);
-  s.chain2 = d.arena.Ints(nv);
-  s.cols = d.arena.Ints(nv);
-  s.j1 = d.arena.Doubles(6 * nv);
-  s.j2 = d.arena.Doubles(6 * nv);
-  s.rows = d.arena.Doubles(6 * nv);
-  s.dense = d.arena.Doubles(nv);
-  s.dense2 = d.arena.Doubles(nv);
+  ArenaCarve carve(d.arena);
+  s.Blocks(carve, nv);
 
   for (int e = 0; e < m.neq; ++e) {
     if (!d.eq_active[e]) continue;
@@ -157,6 +164,13 @@ void AddEqualityRows(const Model& m, Data& d) {
         break;  // removed in MuJoCo 2.2.2; the compiler refuses it
     }
   }
+}
+
+// (nv) => the buffers AddEqualityRows takes
+ArenaPlan EqualityRowsPlan(const Model& m) {
+  ArenaPlan plan;
+  EqualityScratch().Blocks(plan, m.nv);
+  return plan;
 }
 
 }  // namespace gauss

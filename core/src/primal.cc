@@ -10,13 +10,28 @@
 
 namespace gauss {
 
+namespace {
+
+// A trial point along the search direction: what PrimalLineSearch and PrimalDecrease take from
+// the arena (and release) for nefc rows.
+struct TrialPoint {
+  double* jar = nullptr;    // (nefc)
+  double* force = nullptr;  // (nefc)
+  int* state = nullptr;     // (nefc)
+
+  template <class Take>
+  void Blocks(Take& take, int nefc) {
+    take(&jar, nefc, "trial jar");
+    take(&force, nefc, "trial force");
+    take(&state, nefc, "trial state");
+  }
+};
+
+}  // namespace
+
 void PrimalPoint::Allocate(const ConstraintProblem& p, Arena& arena) {
-  x = arena.Doubles(p.nv);
-  Mx = arena.Doubles(p.nv);
-  grad = arena.Doubles(p.nv);
-  jar = arena.Doubles(p.nefc);
-  force = arena.Doubles(p.nefc);
-  state = arena.Ints(p.nefc);
+  ArenaCarve carve(arena);
+  Blocks(carve, p.nv, p.nefc);
 }
 
 double PrimalScale(const ConstraintProblem& p) {
@@ -31,10 +46,15 @@ SolverResult SolveWithoutConstraints(const ConstraintProblem& p, double* qacc) {
 }
 
 void PrimalWork::Allocate(const ConstraintProblem& p, Arena& arena) {
-  pt.Allocate(p, arena);
-  dir = arena.Doubles(p.nv);
-  Mdir = arena.Doubles(p.nv);
-  Jdir = arena.Doubles(p.nefc);
+  ArenaCarve carve(arena);
+  Blocks(carve, p.nv, p.nefc);
+}
+
+// (njmax) => one trial point
+ArenaPlan PrimalWork::IterationPlan(int njmax) {
+  ArenaPlan trial;
+  TrialPoint().Blocks(trial, njmax);
+  return trial;
 }
 
 bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIteration* trace,
@@ -174,8 +194,11 @@ double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const do
 double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                       const double* Mdir, const double* Jdir, double step, Arena& arena) {
   ArenaScope scope(arena);
-  int* state = arena.Ints(p.nefc);
-  double* jar = arena.Doubles(p.nefc);
+  ArenaCarve carve(arena);
+  TrialPoint trial;
+  trial.Blocks(carve, p.nefc);
+  int* state = trial.state;
+  double* jar = trial.jar;
   for (int i = 0; i < p.nefc; ++i) jar[i] = pt.jar[i] + step * Jdir[i];
   ConstraintCost(p, jar, nullptr, state);
   // quadratic part: a d'(Mx - qfrc_smooth) + a^2/2 d'Md
@@ -250,9 +273,12 @@ Slope SlopeAt(const ConstraintProblem& p, const PrimalPoint& pt, const double* J
 double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                         const double* Mdir, const double* Jdir, Arena& arena) {
   ArenaScope scope(arena);
-  double* jar = arena.Doubles(p.nefc);
-  double* force = arena.Doubles(p.nefc);
-  int* state = arena.Ints(p.nefc);
+  ArenaCarve carve(arena);
+  TrialPoint trial;
+  trial.Blocks(carve, p.nefc);
+  double* jar = trial.jar;
+  double* force = trial.force;
+  int* state = trial.state;
   double dMd = 0, dgrad_quad = 0;
   for (int i = 0; i < p.nv; ++i) {
     dMd += dir[i] * Mdir[i];

@@ -12,17 +12,28 @@
 
 namespace gauss {
 
+// (n, bound on L's entries) => Factor's blocks
+ArenaPlan SparseLDL::Plan(int n, std::size_t nnz_L) {
+  ArenaPlan plan;
+  Symbolic().Blocks(plan, n);
+  Numeric().Blocks(plan, n, nnz_L);
+  return plan;
+}
+
 bool SparseLDL::Factor(int n, const int* colptr, const int* rowind, const double* values,
                        Arena& arena) {
   n_ = n;
-  int* parent = arena.Ints(n);
+  ArenaCarve carve(arena);
+  Symbolic sym;
+  sym.Blocks(carve, n);
+  int* parent = sym.parent;
   parent_ = parent;
-  work_ = arena.Doubles(n);
+  work_ = sym.work;
   std::fill(work_, work_ + n, 0.0);
-  int* flag = arena.Ints(n);
-  int* count = arena.Ints(n);
-  Lp_ = arena.Ints(n + 1);
-  D_ = arena.Doubles(n);
+  int* flag = sym.flag;
+  int* count = sym.count;
+  Lp_ = sym.Lp;
+  D_ = sym.D;
 
   // 1. elimination tree and column counts of L
   for (int k = 0; k < n; ++k) {
@@ -39,12 +50,14 @@ bool SparseLDL::Factor(int n, const int* colptr, const int* rowind, const double
   }
   Lp_[0] = 0;
   for (int k = 0; k < n; ++k) Lp_[k + 1] = Lp_[k] + count[k];
-  Li_ = arena.Ints(Lp_[n]);
-  Lx_ = arena.Doubles(Lp_[n]);
+  Numeric num;
+  num.Blocks(carve, n, static_cast<std::size_t>(Lp_[n]));
+  Li_ = num.Li;
+  Lx_ = num.Lx;
 
   // 2. numeric: row k of L by a sparse triangular solve
-  double* y = arena.Doubles(n);
-  int* pattern = arena.Ints(n);
+  double* y = num.y;
+  int* pattern = num.pattern;
   int* next = count;  // reused: next free slot of each column of L
   for (int k = 0; k < n; ++k) {
     next[k] = Lp_[k];

@@ -2,18 +2,19 @@
 // system library): every geom-type pair MuJoCo 2.2.2 gives to its general convex collider, at
 // 500 random relative poses x margin {0, 0.05} x multiccd {off, on}, a pile of ten geoms of
 // every type on a floor, and MuJoCo's mug sample, collided by Gauss's driver with
-// [primitive, ccd]. MuJoCo collides Gauss's geom poses and mesh vertices (copied into its
-// mjData / mjModel), so that both colliders see the same numbers. Contacts are compared geom
+// [primitive, ccd]. MuJoCo collides Gauss's geom poses, mesh vertices and mesh bounding radii
+// (copied into its mjData / mjModel), so that both colliders see the same numbers. Contacts are compared geom
 // pair by geom pair - count, then dist, pos and the full frame of each contact in order;
 // plane-mesh pairs count and first contact only (Gauss chooses the other two vertices
-// differently, docs/collision.md) - to 1e-9, or 1e-4 for pairs with an ellipsoid (MuJoCo finds
-// an ellipsoid's closest surface point iteratively, to about 1e-5).
+// differently, docs/collision.md).
 //
-// Shallow pairs (all contacts shallower than 2 cm) must all agree, but for up to 1% of the
-// pairs with a mesh: when MPR asks for a mesh's support point along a direction for which two
-// hull vertices are equally far, MuJoCo's qhull graph and Gauss's hull pick differently and MPR
-// continues from different points. Deep pairs may differ in up to 10% of the cases: there MPR's
-// answer also changes with such ties and with the last bit of its inputs (measured: 0 to 8%).
+// Tolerance: every pair without an ellipsoid, shallow or deep, must agree to 1e-12 (measured:
+// at most 2e-15; mesh hulls are qhull's graphs in MuJoCo's order, core/src/mjcf/convex_hull.h,
+// so hill climbing breaks ties between equally far hull vertices the same way). Pairs with an
+// ellipsoid: 1e-4, because MuJoCo finds an ellipsoid's closest surface point iteratively, to
+// about 1e-5 (normal.cc); those deeper than 2 cm may differ in up to 10% of the cases, where
+// that iteration converges to another surface point (measured: 0 to 8%, same distance,
+// another normal).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,13 +32,13 @@
 namespace gauss::test {
 namespace {
 
-constexpr double kTol = 1e-9;
+constexpr double kTol = 1e-12;
 
 // One model on both sides; Gauss collides with [primitive, ccd] like the engine's default.
-// MuJoCo collides Gauss's geom poses and mesh vertices (see ShareGeometry).
+// MuJoCo collides Gauss's geom poses, mesh vertices and mesh radii (see ShareMeshGeometry).
 struct Both : CollisionPair {
   explicit Both(const std::string& path) : CollisionPair(path, {"primitive", "ccd"}) {
-    if (mj) ShareMeshVertices();
+    if (mj) ShareMeshGeometry();
   }
 
   // MuJoCo's mesh vertices replaced by Gauss's (exactly representable as floats: Gauss rounds
@@ -45,7 +46,7 @@ struct Both : CollisionPair {
   // differ by float round-off (and arbitrarily about the axis of symmetric meshes); with
   // Gauss's frames and vertices on both sides the colliders see the same geometry. MuJoCo's
   // qhull graphs stay valid: the vertices move by ~1e-8.
-  void ShareMeshVertices() {
+  void ShareMeshGeometry() {
     for (int g = 0; g < mj->ngeom; ++g) {
       const int k = mj->geom_dataid[g];
       if (mj->geom_type[g] != mjGEOM_MESH || k < 0) continue;
@@ -72,6 +73,11 @@ struct Both : CollisionPair {
         const double* x = &model->mesh_vert[3 * (model->mesh_vertadr[k] + best)];
         for (int c = 0; c < 3; ++c) fv[c] = static_cast<float>(x[c]);
       }
+      // a mesh's bounding radius is the half-diagonal of its vertices' box in its principal
+      // frame, which is arbitrary about the axis of a mesh with two equal moments (the
+      // octagonal prism: 0.139 in MuJoCo, 0.134 in Gauss); multiccd's tolerance for a new
+      // contact is 1e-3 x the smaller radius, so both sides use Gauss's
+      mj->geom_rbound[g] = model->geom_rbound[g];
     }
   }
 
@@ -95,17 +101,17 @@ double ContactError(const Contact& c, const mjContact& r) {
       {std::fabs(c.dist - r.dist), MaxAbs(c.pos, r.pos, 3), MaxAbs(c.frame, r.frame, 9)});
 }
 
-// Contacts deeper than this are "deep": MPR's answer there can change with the last bit of its
-// inputs or with the order in which two equally far mesh vertices are found (measured below).
+// Pairs with an ellipsoid and a contact deeper than this are "deep" (see the file comment).
 constexpr double kDeep = 0.02;
+constexpr double kEllipsoidTol = 1e-4;
 
 struct Tally {
-  double tol = kTol;
-  double shallow_share = 0;  // share of shallow pairs allowed to differ (mesh support ties)
-  int pairs = 0, contacts = 0;
-  int shallow = 0, shallow_mismatched = 0;  // pairs whose contacts are all shallower than kDeep
-  int deep = 0, deep_mismatched = 0;
-  double worst = 0;  // over the matching pairs
+  int contacts = 0;
+  int exact = 0, exact_mismatched = 0;  // pairs without an ellipsoid: all must agree to kTol
+  int round = 0, round_mismatched = 0;  // pairs with an ellipsoid, all contacts shallower than
+                                        // kDeep: all must agree to kEllipsoidTol
+  int deep = 0, deep_mismatched = 0;    // pairs with an ellipsoid and a deep contact
+  double worst_exact = 0, worst_round = 0;  // over the matching pairs
   std::string first_mismatch;
 };
 
@@ -128,20 +134,32 @@ std::vector<Group> Groups(const C* contacts, int n) {
 }
 
 // Compares the contacts of one state geom pair by geom pair (a pair's contacts must agree in
-// number and, in order, within t->tol; plane-mesh pairs: number and first contact).
+// number and, in order, within the pair's tolerance; plane-mesh pairs: number and first
+// contact).
 void CompareState(const Model& m, const Data& d, const mjData* mjd, Tally* t,
                   const std::string& where) {
   t->contacts += mjd->ncon;
   const std::vector<Group> gg = Groups(d.contact.data(), d.ncon);
   const std::vector<Group> mg = Groups(mjd->contact, mjd->ncon);
   std::vector<bool> used(gg.size(), false);
-  auto mismatch = [&](bool deep, const Group* g, const Group* r, double worst) {
-    ++(deep ? t->deep_mismatched : t->shallow_mismatched);
-    if (!t->first_mismatch.empty() && (deep || t->shallow_mismatched > 1)) return;
+  auto has_ellipsoid = [&m](int g1, int g2) {
+    return m.geom_type[g1] == GeomType::kEllipsoid || m.geom_type[g2] == GeomType::kEllipsoid;
+  };
+  // the class of a pair: its counters; deep only for pairs with an ellipsoid
+  auto classify = [&](int g1, int g2, bool deep) -> std::pair<int*, int*> {
+    if (!has_ellipsoid(g1, g2)) return {&t->exact, &t->exact_mismatched};
+    return deep ? std::make_pair(&t->deep, &t->deep_mismatched)
+                : std::make_pair(&t->round, &t->round_mismatched);
+  };
+  auto mismatch = [&](int* counter, const Group* g, const Group* r, double worst) {
+    ++*counter;
+    if (!t->first_mismatch.empty() && counter == &t->deep_mismatched) return;
+    if (!t->first_mismatch.empty() && t->exact_mismatched + t->round_mismatched > 1) return;
     std::ostringstream s;
-    s << where << (deep ? " (deep)" : "") << ", geoms " << (r ? r->g1 : g->g1) << "-"
-      << (r ? r->g2 : g->g2) << ": gauss " << (g ? g->end - g->begin : 0) << " contacts, mujoco "
-      << (r ? r->end - r->begin : 0) << ", worst difference " << worst;
+    s << where << (counter == &t->deep_mismatched ? " (deep)" : "") << ", geoms "
+      << (r ? r->g1 : g->g1) << "-" << (r ? r->g2 : g->g2) << ": gauss "
+      << (g ? g->end - g->begin : 0) << " contacts, mujoco " << (r ? r->end - r->begin : 0)
+      << ", worst difference " << worst;
     for (int k = 0; g && k < g->end - g->begin; ++k) {
       const Contact& c = d.contact[g->begin + k];
       s << "\n  gauss  dist " << c.dist << " n (" << c.frame[0] << ", " << c.frame[1] << ", "
@@ -155,10 +173,10 @@ void CompareState(const Model& m, const Data& d, const mjData* mjd, Tally* t,
     t->first_mismatch = s.str();
   };
   for (const Group& r : mg) {
-    ++t->pairs;
     bool deep = false;
     for (int k = r.begin; k < r.end; ++k) deep = deep || mjd->contact[k].dist < -kDeep;
-    ++(deep ? t->deep : t->shallow);
+    const auto [count, mismatched] = classify(r.g1, r.g2, deep);
+    ++*count;
     const Group* g = nullptr;
     for (std::size_t i = 0; i < gg.size(); ++i) {
       if (!used[i] && gg[i].g1 == r.g1 && gg[i].g2 == r.g2) {
@@ -168,7 +186,7 @@ void CompareState(const Model& m, const Data& d, const mjData* mjd, Tally* t,
       }
     }
     if (!g || g->end - g->begin != r.end - r.begin) {
-      mismatch(deep, g, &r, 0);
+      mismatch(mismatched, g, &r, 0);
       continue;
     }
     const bool plane_mesh =
@@ -177,35 +195,39 @@ void CompareState(const Model& m, const Data& d, const mjData* mjd, Tally* t,
     for (int k = 0; k < (plane_mesh ? 1 : r.end - r.begin); ++k) {
       worst = std::max(worst, ContactError(d.contact[g->begin + k], mjd->contact[r.begin + k]));
     }
-    if (worst <= t->tol) {
-      t->worst = std::max(t->worst, worst);
+    const bool round = has_ellipsoid(r.g1, r.g2);
+    if (worst <= (round ? kEllipsoidTol : kTol)) {
+      double& w = round ? t->worst_round : t->worst_exact;
+      w = std::max(w, worst);
     } else {
-      mismatch(deep, g, &r, worst);
+      mismatch(mismatched, g, &r, worst);
     }
   }
   for (std::size_t i = 0; i < gg.size(); ++i) {  // pairs only Gauss found
     if (used[i]) continue;
-    ++t->pairs;
     bool deep = false;
     for (int k = gg[i].begin; k < gg[i].end; ++k) deep = deep || d.contact[k].dist < -kDeep;
-    ++(deep ? t->deep : t->shallow);
-    mismatch(deep, &gg[i], nullptr, 0);
+    const auto [count, mismatched] = classify(gg[i].g1, gg[i].g2, deep);
+    ++*count;
+    mismatch(mismatched, &gg[i], nullptr, 0);
   }
 }
 
-// Test report and assertions: shallow geom pairs equal (but for the allowed share), deep ones in
-// 90% of the cases.
+// Test report and assertions: every pair without an ellipsoid equal to kTol, every shallow
+// pair with one to kEllipsoidTol, deep pairs with one in 90% of the cases.
 void Report(const std::string& name, const Tally& t) {
   ::testing::Test::RecordProperty("contacts", t.contacts);
-  ::testing::Test::RecordProperty("max_error", Sci(t.worst));
-  ::testing::Test::RecordProperty("shallow_pairs", t.shallow);
-  ::testing::Test::RecordProperty("deep_pairs", t.deep);
-  ::testing::Test::RecordProperty("deep_mismatched", t.deep_mismatched);
-  std::cout << name << ": " << t.contacts << " contacts; " << t.shallow << " shallow pairs, "
-            << t.shallow_mismatched << " differ; " << t.deep << " deep pairs, "
-            << t.deep_mismatched << " differ; worst " << Sci(t.worst) << " (tolerance "
-            << Sci(t.tol) << ")\n";
-  EXPECT_LE(t.shallow_mismatched, t.shallow_share * t.shallow) << t.first_mismatch;
+  ::testing::Test::RecordProperty("max_error", Sci(t.worst_exact));
+  ::testing::Test::RecordProperty("max_error_ellipsoid", Sci(t.worst_round));
+  ::testing::Test::RecordProperty("deep_ellipsoid_mismatched", t.deep_mismatched);
+  std::cout << name << ": " << t.contacts << " contacts; " << t.exact
+            << " pairs without an ellipsoid, " << t.exact_mismatched << " differ, worst "
+            << Sci(t.worst_exact) << " (tolerance " << Sci(kTol) << "); with an ellipsoid: "
+            << t.round << " shallow pairs, " << t.round_mismatched << " differ, " << t.deep
+            << " deep, " << t.deep_mismatched << " differ, worst " << Sci(t.worst_round)
+            << " (tolerance " << Sci(kEllipsoidTol) << ")\n";
+  EXPECT_EQ(t.exact_mismatched, 0) << t.first_mismatch;
+  EXPECT_EQ(t.round_mismatched, 0) << t.first_mismatch;
   EXPECT_LE(t.deep_mismatched, t.deep / 10) << t.first_mismatch;
 }
 
@@ -236,16 +258,6 @@ class CcdPairs : public ::testing::TestWithParam<PairCase> {};
 TEST_P(CcdPairs, EqualMujocoAtRandomPoses) {
   const PairCase& c = GetParam();
   Tally tally;
-  // MuJoCo finds an ellipsoid's closest surface point iteratively, to about 1e-5 (normal.cc)
-  if (c.a.find("ellipsoid") != std::string::npos || c.b.find("ellipsoid") != std::string::npos) {
-    tally.tol = 1e-4;
-  }
-  // a mesh's support point is not unique when MPR asks along a direction for which two hull
-  // vertices are equally far: MuJoCo's qhull graph and Gauss's hull pick differently, and MPR
-  // continues from different points (measured: 0.2% to 0.8% of shallow pairs)
-  if (c.a.find("mesh") != std::string::npos || c.b.find("mesh") != std::string::npos) {
-    tally.shallow_share = 0.01;
-  }
   int with_contact = 0;
   for (double margin : {0.0, 0.05}) {
     for (bool multiccd : {false, true}) {
@@ -315,14 +327,12 @@ INSTANTIATE_TEST_SUITE_P(
 
 // Random piles: free bodies dropped into a small region, `lift` and more above the floor.
 void CompareScene(const std::string& path, int states, double spread, double lift,
-                  unsigned seed, double tol, double shallow_share) {
+                  unsigned seed) {
   Both both(path);
   ASSERT_TRUE(both.mj);
   std::mt19937_64 gen(seed);
   std::normal_distribution<double> nd(0, 1);
   Tally tally;
-  tally.tol = tol;
-  tally.shallow_share = shallow_share;
   for (int s = 0; s < states; ++s) {
     mj_resetData(both.mj.get(), both.mjd.get());
     for (int j = 0; j < both.mj->njnt; ++j) {
@@ -354,12 +364,12 @@ TEST(CcdScenes, ConvexPileOnAFloor) {
     s << "</worldbody></mujoco>";
     const std::string path = ::testing::TempDir() + "gauss_ccd_pile.xml";
     std::ofstream(path) << s.str();
-    CompareScene(path, 300, 0.2, 0.08, 21, 1e-4, 0.01);  // ellipsoids and meshes
+    CompareScene(path, 300, 0.2, 0.08, 21);
   }
 }
 
 TEST(CcdScenes, MugSample) {
-  CompareScene(MujocoSampleModel("mug/mug.xml"), 200, 0.04, 0, 22, kTol, 0);
+  CompareScene(MujocoSampleModel("mug/mug.xml"), 200, 0.04, 0, 22);
 }
 
 }  // namespace

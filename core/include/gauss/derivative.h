@@ -7,6 +7,8 @@
 //   upper[dof_Madr[i] + a] = D(a-th ancestor of i, i)     (upper[dof_Madr[i]] unused)
 #pragma once
 
+#include "gauss/arena.h"
+
 #include "gauss/data.h"
 #include "gauss/model.h"
 
@@ -25,6 +27,9 @@ struct DerivativeTerms {
 // lower, upper (nM each). Temporaries from d.arena.
 void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTerms& terms,
                               double* lower, double* upper);
+
+// The arena scratch SmoothVelocityDerivative takes (and releases) for model m.
+ArenaPlan SmoothVelocityDerivativePlan(const Model& m);
 
 // In-place LU factorization, without fill, of a matrix with the sparsity of M stored as above,
 // eliminating leaves first. Returns the first dof with a zero pivot, or -1.

@@ -12,7 +12,7 @@
 //   g[2 .. 2+nv)             vert_id: index of each hull vertex among the mesh's vertices
 //                            (its coordinates are mesh_vert row mesh_vertadr[k] + vert_id[i])
 //   g[2+nv .. 3+2nv)         edge_adr: nv + 1 offsets into `edges`; the hull neighbours of hull
-//                            vertex i are edges[edge_adr[i] .. edge_adr[i+1]), increasing
+//                            vertex i are edges[edge_adr[i] .. edge_adr[i+1]), in qhull's order
 //   edges                    hull-vertex indices (0 .. nv-1), edge_adr[nv] entries
 //   faces                    nf x 3 hull-vertex indices, counter-clockwise seen from outside
 #pragma once

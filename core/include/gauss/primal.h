@@ -21,6 +21,16 @@ struct PrimalPoint {
   double* grad = nullptr;   // (nv) M x - qfrc_smooth - J' force
   double cost = 0;
 
+  // The arrays, for nv dofs and nefc rows (gauss/arena.h: sizing and carving).
+  template <class Take>
+  void Blocks(Take& take, int nv, int nefc) {
+    take(&x, nv, "x");
+    take(&Mx, nv, "Mx");
+    take(&grad, nv, "grad");
+    take(&jar, nefc, "jar");
+    take(&force, nefc, "force");
+    take(&state, nefc, "state");
+  }
   void Allocate(const ConstraintProblem& p, Arena& arena);
 };
 
@@ -56,7 +66,20 @@ struct PrimalWork {
   double* dir = nullptr;   // (nv)
   double* Mdir = nullptr;  // (nv)
   double* Jdir = nullptr;  // (nefc)
+
+  template <class Take>
+  void Blocks(Take& take, int nv, int nefc) {
+    pt.Blocks(take, nv, nefc);
+    take(&dir, nv, "dir");
+    take(&Mdir, nv, "Mdir");
+    take(&Jdir, nefc, "Jdir");
+  }
   void Allocate(const ConstraintProblem& p, Arena& arena);
+
+  // What each PrimalIterate takes and releases for at most njmax rows (the trial point of the
+  // line search and of the decrease): declare it with plan.Within after everything the solver
+  // holds during its iterations.
+  static ArenaPlan IterationPlan(int njmax);
 };
 
 // Iteration `iter` along w.dir: the exact line search, the move (w.pt re-evaluated there) and

@@ -29,6 +29,10 @@ class SparseLDL {
 
   int nonzeros() const { return n_ > 0 ? Lp_[n_] : 0; }
 
+  // Scratch of Factor for an n x n matrix whose factor L has at most nnz_L entries below the
+  // diagonal (n (n - 1) / 2 always bounds it). Factor carves the same blocks.
+  static ArenaPlan Plan(int n, std::size_t nnz_L);
+
  private:
   int n_ = 0;
   int* Lp_ = nullptr;     // (n+1) column pointers of L (strictly lower part)
@@ -37,6 +41,32 @@ class SparseLDL {
   double* D_ = nullptr;   // (n) diagonal
   int* parent_ = nullptr;     // (n) elimination tree, -1 at roots
   double* work_ = nullptr;    // (n) zero between calls of Update
+
+  // Factor's arrays: before the symbolic pass (n), and after it (L's nnz entries).
+  struct Symbolic {
+    int *parent, *flag, *count, *Lp;
+    double *work, *D;
+    template <class Take>
+    void Blocks(Take& take, int n) {
+      take(&parent, n, "ldl parent");
+      take(&work, n, "ldl work");
+      take(&flag, n, "ldl flag");
+      take(&count, n, "ldl count");
+      take(&Lp, n + 1, "ldl Lp");
+      take(&D, n, "ldl D");
+    }
+  };
+  struct Numeric {
+    int *Li, *pattern;
+    double *Lx, *y;
+    template <class Take>
+    void Blocks(Take& take, int n, std::size_t nnz_L) {
+      take(&Li, nnz_L, "ldl Li");
+      take(&Lx, nnz_L, "ldl Lx");
+      take(&y, n, "ldl y");
+      take(&pattern, n, "ldl pattern");
+    }
+  };
 };
 
 }  // namespace gauss

@@ -26,9 +26,9 @@
 #include <cctype>
 #include <filesystem>
 
-#include "convex_hull.h"
 #include "gauss/math.h"
 #include "mjcf/compiler.h"
+#include "mjcf/convex_hull.h"
 #include "mjcf/mesh_io.h"
 #include "mjcf/orientation.h"
 
@@ -153,6 +153,23 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
     }
   }
 
+  // the convex hull, of the vertices as read (MuJoCo 2.2.2 hands qhull these numbers; the
+  // hull is a graph of vertex indices, which the transformations below do not change)
+  std::vector<double> points;
+  if (g.hull_from_corners) {
+    for (int i : g.face) points.insert(points.end(), g.vert.begin() + 3 * i, g.vert.begin() + 3 * i + 3);
+  }
+  const std::vector<double>& hull_input = g.hull_from_corners ? points : g.vert;
+  ConvexHull hull;
+  std::string why;
+  if (!ComputeConvexHull(hull_input.data(), static_cast<int>(hull_input.size() / 3), &hull,
+                         &why)) {
+    throw Error(where, "mesh '" + ms.name + "'" + (ms.file.empty() ? "" : " (file '" + ms.file + "')") +
+                           ": no convex hull: " + why);
+  }
+  if (g.hull_from_corners) RenumberHullPoints(g.face, &hull);  // corners -> vertices
+  if (g.face.empty()) g.face = hull.face;  // MuJoCo: a mesh without faces is its hull
+
   // the reference frame, then the scale
   double refquat[4];
   Copy4(refquat, ms.refquat);
@@ -169,13 +186,6 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
     }
     for (int k = 0; k < 3; ++k) p[k] = Float(p[k] * ms.scale[k]);
   }
-
-  ConvexHull hull;
-  std::string why;
-  if (!ComputeConvexHull(g.vert.data(), nvert, &hull, &why)) {
-    throw Error(where, "mesh '" + ms.name + "': no convex hull: " + why);
-  }
-  if (g.face.empty()) g.face = hull.face;  // MuJoCo: a mesh without faces is its hull
 
   // mass properties and the principal frame: MuJoCo 2.2.2's legacy rule, or exact signed
   // tetrahedra of the mesh (exactmeshinertia, 3.x inertia="exact") or of its convex hull (3.x

@@ -181,6 +181,7 @@ void ReadObj(const std::string& text, const std::string& path, const ErrorLocati
     mesh->vert.insert(mesh->vert.end(), vert.begin() + 3 * i, vert.begin() + 3 * i + 3);
   }
   for (int i : face) mesh->face.push_back(remap[i]);
+  mesh->hull_from_corners = true;
 }
 
 std::string Lower(std::string s) {
@@ -195,6 +196,7 @@ std::string Lower(std::string s) {
 void ReadMeshFile(const std::string& path, const ErrorLocation& where, MeshGeometry* mesh) {
   mesh->vert.clear();
   mesh->face.clear();
+  mesh->hull_from_corners = false;
   const std::string lower = Lower(path);
   auto ends_with = [&lower](const char* ext) {
     const std::size_t n = std::strlen(ext);

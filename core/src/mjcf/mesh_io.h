@@ -15,6 +15,10 @@ namespace gauss::mjcf {
 struct MeshGeometry {
   std::vector<double> vert;  // (nvert x 3)
   std::vector<int> face;     // (nface x 3) triangles, indices into vert
+  // MuJoCo 2.2.2 reads an OBJ file with faces as one vertex per face corner, and hands qhull
+  // that list: the convex hull is computed from vert[face[c]] for every corner c in order
+  // (qhull's answer, down to vertex order, depends on the order of its input points).
+  bool hull_from_corners = false;
 };
 
 // Reads `path` by its extension (.stl or .obj, any case). STL: binary when the size matches the

@@ -57,9 +57,13 @@ ConvexGeom Rotated(const ConvexGeom& g, const double axis[3], double angle,
   AxisAngleToQuat(q, axis, angle);
   QuatToMat(rot, q);
   MulMat3(r.mat, rot, g.mat);
-  Sub3(rel, g.pos, point);
-  MulMatVec3(r.pos, rot, rel);
-  AddTo3(r.pos, point);
+  // pos - (rot rel - rel) with rel = point - pos: this rounding order is MuJoCo's (measured:
+  // rot (pos - point) + point differs in the last bits, which deep multiccd runs amplify)
+  double moved[3];
+  Sub3(rel, point, g.pos);
+  MulMatVec3(moved, rot, rel);
+  Sub3(moved, moved, rel);
+  Sub3(r.pos, g.pos, moved);
   return r;
 }
 

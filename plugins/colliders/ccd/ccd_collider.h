@@ -26,7 +26,6 @@ struct ConvexGeom {
   const double* size = nullptr;
   double half_margin = 0;     // inflation of the surface: half the pair's margin
   MeshHull hull;              // meshes only
-  mutable int warm = 0;       // meshes: last support vertex, where hill climbing restarts
 };
 
 // (geom_xpos, geom_xmat, geom_size, mesh hull of g) => geom
@@ -39,8 +38,8 @@ void Center(const void* obj, ccd_vec3_t* out);
 // Support point of the geom itself (no inflation) along a unit world direction.
 void SupportPoint(const ConvexGeom& g, const double dir[3], double out[3]);
 // Hull vertex of a mesh geom farthest along a local direction: hill climbing over the hull
-// graph from `start`. (hull) => (hull vertex index)
-int MeshSupportVertex(const MeshHull& hull, const double local_dir[3], int start);
+// graph from hull vertex 0. (hull) => (hull vertex index)
+int MeshSupportVertex(const MeshHull& hull, const double local_dir[3]);
 
 // Outward unit normal of a smooth geom (sphere, capsule, ellipsoid, cylinder side) at the
 // contact position `pos`, by MuJoCo 2.2.2's rules (normal.cc); false when the geom gives none

@@ -67,7 +67,7 @@ int PlaneConvex(const Model& m, const Data& d, int p, int g, double margin, Cont
   // deepest hull vertex
   double local_down[3], x[3];
   MulMatTVec3(local_down, geom.mat, down);
-  const int v0 = MeshSupportVertex(geom.hull, local_down, 0);
+  const int v0 = MeshSupportVertex(geom.hull, local_down);
   const double h0 = HullPointHeight(geom, v0, origin, n, x);
   if (h0 > margin) return 0;
   PlanePoint(n, x, h0, out);

@@ -54,8 +54,7 @@ void LocalSupport(const ConvexGeom& g, const double d[3], double res[3]) {
       for (int i = 0; i < 3; ++i) res[i] = Sign(d[i]) * s[i];
       break;
     case GeomType::kMesh: {
-      g.warm = MeshSupportVertex(g.hull, d, g.warm);
-      Copy3(res, g.hull.Vertex(g.warm));
+      Copy3(res, g.hull.Vertex(MeshSupportVertex(g.hull, d)));
       break;
     }
     default:
@@ -73,19 +72,19 @@ void MakeConvexGeom(const Model& m, const Data& d, int g, double margin, ConvexG
   for (int i = 0; i < 9; ++i) geom->mat[i] = d.geom_xmat[9 * g + i];
   geom->size = m.geom_size.data() + 3 * g;
   geom->half_margin = margin / 2;
-  geom->warm = 0;
   if (geom->type == GeomType::kMesh) geom->hull = GetMeshHull(m, m.geom_dataid[g]);
 }
 
-// (hull, local direction, start vertex) => hull vertex with the largest projection
-int MeshSupportVertex(const MeshHull& hull, const double dir[3], int start) {
+// (hull, local direction) => hull vertex with the largest projection
+int MeshSupportVertex(const MeshHull& hull, const double dir[3]) {
   auto proj = [&](int i) { return Dot3(hull.Vertex(i), dir); };
   // steepest ascent along hull edges: on a convex polytope a vertex no neighbour improves on
-  // is a global maximum (up to the hull's coplanarity tolerance). Also for small hulls: when
-  // two vertices are equally far, starting from the previous support point and moving only on
-  // strict improvement resolves the tie as MuJoCo's warm-started climb does more often than a
-  // scan would (measured: half the mesh-pair differences in ccd_reference_test)
-  int cur = start >= 0 && start < hull.nvert ? start : 0;
+  // is a global maximum (up to the hull's coplanarity tolerance). When two vertices are equally
+  // far, the answer depends on the path: like MuJoCo 2.2.2, every search starts at hull vertex
+  // 0 (no warm start from the previous support point), moves only on strict improvement, and
+  // moves to the first best neighbour in the graph's order, which is qhull's as in MuJoCo
+  // (core/src/mjcf/convex_hull.h); measured bit-equal in tests/reference/ccd_reference_test.cc
+  int cur = 0;
   double cur_proj = proj(cur);
   for (;;) {
     int next = cur;

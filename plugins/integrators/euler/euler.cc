@@ -15,14 +15,30 @@
 namespace gauss {
 namespace {
 
+// Implicit dof damping: M + h diag(damping) factored in M's layout, and the accelerations.
+struct DampedWork {
+  double* mat = nullptr;       // (nM)
+  double* diag_inv = nullptr;  // (nv) 1 / D of its L' D L factor
+  double* qacc = nullptr;      // (nv)
+  template <class Take>
+  void Blocks(Take& take, const Model& m) {
+    take(&mat, m.nM, "M + h diag(damping)");
+    take(&diag_inv, m.nv, "1/D");
+    take(&qacc, m.nv, "qacc");
+  }
+};
+
 class EulerIntegrator : public Integrator {
  public:
   void Configure(const Params& params) override {
     implicit_damping_ = params.GetBool("implicit_damping");
   }
 
+  // DoIntegrate carves the same blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
-    return m.nM + 2 * static_cast<std::size_t>(m.nv) + 8;  // M + h diag(b), its 1/D, qacc
+    ArenaPlan plan;
+    DampedWork().Blocks(plan, m);
+    return plan.doubles();
   }
 
  protected:
@@ -38,9 +54,12 @@ class EulerIntegrator : public Integrator {
 
     ArenaScope scope(d.arena);
     const double h = m.opt.timestep;
-    double* mat = d.arena.Doubles(m.nM);
-    double* diag_inv = d.arena.Doubles(m.nv);
-    double* qacc = d.arena.Doubles(m.nv);
+    ArenaCarve carve(d.arena);
+    DampedWork w;
+    w.Blocks(carve, m);
+    double* mat = w.mat;
+    double* diag_inv = w.diag_inv;
+    double* qacc = w.qacc;
     // M + h diag(damping): same sparsity as M, so the same no-fill-in factorization applies
     for (int i = 0; i < m.nM; ++i) mat[i] = d.qM[i];
     for (int i = 0; i < m.nv; ++i) mat[m.dof_Madr[i]] += h * m.dof_damping[i];

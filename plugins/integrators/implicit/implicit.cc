@@ -17,13 +17,30 @@
 namespace gauss {
 namespace {
 
+// The integrator's arrays: D's two triangles in M's layout, and the accelerations.
+struct Work {
+  double* lower = nullptr;  // (nM)
+  double* upper = nullptr;  // (nM)
+  double* qacc = nullptr;   // (nv)
+  template <class Take>
+  void Blocks(Take& take, const Model& m) {
+    take(&lower, m.nM, "D lower");
+    take(&upper, m.nM, "D upper");
+    take(&qacc, m.nv, "qacc");
+  }
+};
+
 class ImplicitIntegrator : public Integrator {
  public:
   explicit ImplicitIntegrator(bool fast) : fast_(fast) {}
 
+  // D (two nM arrays, factored in place into M - hD) and the right-hand side, held; the
+  // derivative's own scratch on top. DoIntegrate carves the same blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
-    // D (two nM arrays), M - hD, the right-hand side; the RNE derivative's tangents
-    return 4 * static_cast<std::size_t>(m.nM) + 12 * m.nv + 2 * m.nu + 20 * m.nbody + 64;
+    ArenaPlan plan;
+    Work().Blocks(plan, m);
+    plan.Within("smooth velocity derivative", SmoothVelocityDerivativePlan(m));
+    return plan.doubles();
   }
 
 
@@ -33,9 +50,12 @@ class ImplicitIntegrator : public Integrator {
     const Model& m = engine.model();
     const double h = m.opt.timestep;
     ArenaScope scope(d.arena);
-    double* lower = d.arena.Doubles(m.nM);
-    double* upper = d.arena.Doubles(m.nM);
-    double* qacc = d.arena.Doubles(m.nv);
+    ArenaCarve carve(d.arena);
+    Work w;
+    w.Blocks(carve, m);
+    double* lower = w.lower;
+    double* upper = w.upper;
+    double* qacc = w.qacc;
     DerivativeTerms terms;
     terms.rne = !fast_;
     SmoothVelocityDerivative(engine, d, terms, lower, upper);

@@ -20,11 +20,37 @@ constexpr double kA[kStages - 1][kStages - 1] = {{0.5, 0, 0}, {0, 0.5, 0}, {0, 0
 constexpr double kC[kStages - 1] = {0.5, 0.5, 1};
 constexpr double kB[kStages] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
 
+// The saved start state, the slopes (qvel, qacc, act_dot) of each stage, their combination.
+struct Work {
+  double *qpos0, *qvel0, *act0;
+  double* vel[kStages];
+  double* acc[kStages];
+  double* act_dot[kStages];
+  double *dvel, *dacc, *dact;
+  template <class Take>
+  void Blocks(Take& take, const Model& m) {
+    take(&qpos0, m.nq, "qpos0");
+    take(&qvel0, m.nv, "qvel0");
+    take(&act0, m.na, "act0");
+    for (int s = 0; s < kStages; ++s) {
+      take(&vel[s], m.nv, "stage qvel");
+      take(&acc[s], m.nv, "stage qacc");
+      take(&act_dot[s], m.na, "stage act_dot");
+    }
+    take(&dvel, m.nv, "dvel");
+    take(&dacc, m.nv, "dacc");
+    take(&dact, m.na, "dact");
+  }
+};
+
 class Rk4Integrator : public Integrator {
  public:
+  // DoIntegrate carves the same blocks (the stages' forward passes take the kernel's and the
+  // solver's scratch on top, which those declare).
   std::size_t ScratchDoubles(const Model& m) const override {
-    // saved state, 4 stages of (qvel, qacc, act_dot), the combination; plus alignment slack
-    return m.nq + 11 * static_cast<std::size_t>(m.nv) + 6 * static_cast<std::size_t>(m.na) + 32;
+    ArenaPlan plan;
+    Work().Blocks(plan, m);
+    return plan.doubles();
   }
 
  protected:
@@ -36,20 +62,18 @@ class Rk4Integrator : public Integrator {
     ArenaScope scope(d.arena);
 
     // saved start state and the slopes of each stage
-    double* qpos0 = d.arena.Doubles(nq);
-    double* qvel0 = d.arena.Doubles(nv);
-    double* act0 = d.arena.Doubles(na);
-    double* vel[kStages];
-    double* acc[kStages];
-    double* act_dot[kStages];
-    for (int s = 0; s < kStages; ++s) {
-      vel[s] = d.arena.Doubles(nv);
-      acc[s] = d.arena.Doubles(nv);
-      act_dot[s] = d.arena.Doubles(na);
-    }
-    double* dvel = d.arena.Doubles(nv);
-    double* dacc = d.arena.Doubles(nv);
-    double* dact = d.arena.Doubles(na);
+    ArenaCarve carve(d.arena);
+    Work w;
+    w.Blocks(carve, m);
+    double* qpos0 = w.qpos0;
+    double* qvel0 = w.qvel0;
+    double* act0 = w.act0;
+    double** vel = w.vel;
+    double** acc = w.acc;
+    double** act_dot = w.act_dot;
+    double* dvel = w.dvel;
+    double* dacc = w.dacc;
+    double* dact = w.dact;
     const double time0 = d.time;
     std::copy(d.qpos.begin(), d.qpos.end(), qpos0);
     std::copy(d.qvel.begin(), d.qvel.end(), qvel0);

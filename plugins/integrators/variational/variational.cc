@@ -100,8 +100,8 @@ class VariationalIntegrator : public Integrator {
   std::size_t ScratchDoubles(const Model& m) const override {
     const std::size_t nv = m.nv, nM = m.nM;
     const std::size_t dense = m.nv <= kMaxDenseDofs ? nv * nv + 2 * nv : 0;
-    // own arrays; the dense Jacobian; the velocity derivative's temporaries; the gradient's
-    return m.nq + 14 * nv + 2 * nM + 64 + dense + (12 * nv + 2 * m.nu + 20 * m.nbody + 64) +
+    // own arrays; the dense Jacobian; the velocity derivative's declared plan; the gradient's
+    return m.nq + 14 * nv + 2 * nM + 64 + dense + SmoothVelocityDerivativePlan(m).doubles() +
            LagrangianGradientScratch(m);
   }
 

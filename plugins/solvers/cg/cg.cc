@@ -10,11 +10,31 @@
 namespace gauss {
 namespace {
 
+// CG's own arrays besides the primal workspace.
+struct CgWork {
+  double* pgrad = nullptr;      // (nv) M^-1 grad at the current point
+  double* pgrad_old = nullptr;  // (nv) ... at the previous point
+  double* grad_old = nullptr;   // (nv)
+
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    take(&pgrad, nv, "pgrad");
+    take(&pgrad_old, nv, "pgrad_old");
+    take(&grad_old, nv, "grad_old");
+  }
+};
+
 class CgSolver : public ConstraintSolver {
  public:
+  // The primal workspace and CG's arrays, held through the solve; each iteration's trial
+  // point on top. DoSolve carves the same blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
-    const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
-    return 16 * nv + 12 * nj + 64;
+    const int nj = std::max(m.njmax, 0);
+    ArenaPlan plan;
+    PrimalWork().Blocks(plan, m.nv, nj);
+    CgWork().Blocks(plan, m.nv);
+    plan.Within("primal iteration", PrimalWork::IterationPlan(nj));
+    return plan.doubles();
   }
 
  protected:
@@ -28,9 +48,12 @@ class CgSolver : public ConstraintSolver {
     w.Allocate(p, arena);
     PrimalPoint& pt = w.pt;
     double* dir = w.dir;
-    double* pgrad = arena.Doubles(nv);      // M^-1 grad at the current point
-    double* pgrad_old = arena.Doubles(nv);  // ... at the previous point
-    double* grad_old = arena.Doubles(nv);
+    CgWork cg;
+    ArenaCarve carve(arena);
+    cg.Blocks(carve, nv);
+    double* pgrad = cg.pgrad;
+    double* pgrad_old = cg.pgrad_old;
+    double* grad_old = cg.grad_old;
 
     StartPrimal(p, pt);
     std::copy(pt.grad, pt.grad + nv, pgrad);

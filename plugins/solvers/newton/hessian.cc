@@ -54,13 +54,55 @@ struct Block {
 
 }  // namespace
 
-std::size_t NewtonHessian::Scratch(int nv, int njmax, int row_nonzeros, bool sparse) {
-  if (!sparse) return static_cast<std::size_t>(nv) * nv + nv + 64;
-  // entries: M's tree part plus a triangle per row; the factor: as many again; work arrays
-  const std::size_t rows = static_cast<std::size_t>(njmax) + 64;
-  const std::size_t tri = static_cast<std::size_t>(row_nonzeros) * (row_nonzeros + 1) / 2;
-  const std::size_t entries = static_cast<std::size_t>(nv) * 32 + rows * tri;
-  return 4 * entries + 16 * static_cast<std::size_t>(nv) + 4 * rows * row_nonzeros + 256;
+namespace {
+
+// H's pattern in compressed columns: column pointers, row indices, values and the fill cursor.
+// (Columns are counted before the entries can be taken: two block functions.)
+struct Pattern {
+  int *colptr, *rowind, *next;
+  double* values;
+  template <class Take>
+  void ColumnBlocks(Take& take, int nv) {
+    take(&colptr, nv + 1, "H colptr");
+  }
+  template <class Take>
+  void EntryBlocks(Take& take, int nv, std::size_t nnz) {
+    take(&rowind, nnz, "H rowind");
+    take(&values, nnz, "H values");
+    take(&next, nv, "H next");
+  }
+};
+
+// Bounds of the sparse factorization's data-dependent sizes: every constraint has one block of
+// at most row_nonzeros columns (no Jacobian row has more: its storage is sized by it); H has
+// M's tree entries plus each block's lower triangle.
+std::size_t MaxBlockValues(int njmax, int row_nonzeros) {
+  return static_cast<std::size_t>(njmax) * row_nonzeros * row_nonzeros;
+}
+std::size_t MaxPatternEntries(int nM, int njmax, int row_nonzeros) {
+  return static_cast<std::size_t>(nM) +
+         static_cast<std::size_t>(njmax) * row_nonzeros * (row_nonzeros + 1) / 2;
+}
+
+}  // namespace
+
+// (sizes) => the blocks Factor takes
+ArenaPlan NewtonHessian::Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse) {
+  ArenaPlan plan;
+  NewtonHessian h;
+  if (!sparse) {
+    h.DenseBlocks(plan, nv);
+    return plan;
+  }
+  h.UpdateBlocks(plan, nv, njmax);
+  Block* blocks = nullptr;
+  plan(&blocks, static_cast<std::size_t>(njmax) + 1, "constraint blocks");
+  plan.Add("constraint block values", MaxBlockValues(njmax, row_nonzeros));
+  Pattern pattern;
+  pattern.ColumnBlocks(plan, nv);
+  pattern.EntryBlocks(plan, nv, MaxPatternEntries(nM, njmax, row_nonzeros));
+  plan.Append(SparseLDL::Plan(nv, static_cast<std::size_t>(nv) * (nv - 1) / 2));
+  return plan;
 }
 
 bool NewtonHessian::Factor(const ConstraintProblem& p, const double* jar, const int* state,
@@ -68,10 +110,9 @@ bool NewtonHessian::Factor(const ConstraintProblem& p, const double* jar, const 
   nv_ = p.nv;
   is_sparse_ = p.J == nullptr;
   if (!is_sparse_) return FactorDense(p, jar, state, arena);
-  factored_state_ = arena.Ints(p.nefc);
+  ArenaCarve carve(arena);
+  UpdateBlocks(carve, p.nv, p.nefc);
   std::copy(state, state + p.nefc, factored_state_);
-  update_index_ = arena.Ints(p.nv);
-  update_value_ = arena.Doubles(p.nv);
   return FactorSparse(p, jar, state, arena);
 }
 
@@ -108,11 +149,11 @@ bool NewtonHessian::Update(const ConstraintProblem& p, const int* state) {
 bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, const int* state,
                                 Arena& arena) {
   const int nv = p.nv;
-  dense_ = arena.Doubles(static_cast<std::size_t>(nv) * nv);
+  ArenaCarve carve(arena);
+  DenseBlocks(carve, nv);
   for (int i = 0; i < nv * nv; ++i) dense_[i] = 0;
   p.M->AddToDense(dense_);
   AddConstraintHessian(p, jar, state, dense_);
-  first_ = arena.Ints(nv);
   return Cholesky(dense_, nv, first_);
 }
 
@@ -123,8 +164,9 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
   //    contact share their columns (the union of the two bodies' dof chains), so their terms
   //    are summed into one n x n block before they enter the sparse matrix (a pyramidal contact
   //    has 2(condim-1) rows: far fewer entries than row by row)
-  Block* blocks = reinterpret_cast<Block*>(arena.Doubles(
-      (sizeof(Block) * (p.nefc + 1) + sizeof(double) - 1) / sizeof(double)));
+  ArenaCarve carve(arena);
+  Block* blocks = nullptr;
+  carve(&blocks, static_cast<std::size_t>(p.nefc) + 1, "constraint blocks");
   int nblocks = 0;
   auto new_block = [&](int row) -> Block& {
     Block& b = blocks[nblocks++];
@@ -181,7 +223,9 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
 
   // 2. count entries per column (reverse dof order: column of dof j is nv-1-j); an entry
   //    between dofs a >= b goes to column nv-1-b, row nv-1-a (upper triangle)
-  int* colptr = arena.Ints(nv + 1);
+  Pattern pattern;
+  pattern.ColumnBlocks(carve, nv);
+  int* colptr = pattern.colptr;
   std::fill(colptr, colptr + nv + 1, 0);
   for (int i = 0; i < nv; ++i) {
     for (int j = i; j >= 0; j = p.dof_parentid[j]) ++colptr[nv - 1 - j + 1];
@@ -192,9 +236,10 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
   }
   for (int c = 0; c < nv; ++c) colptr[c + 1] += colptr[c];
   const int nnz = colptr[nv];
-  int* rowind = arena.Ints(nnz);
-  double* values = arena.Doubles(nnz);
-  int* next = arena.Ints(nv);
+  pattern.EntryBlocks(carve, nv, static_cast<std::size_t>(nnz));
+  int* rowind = pattern.rowind;
+  double* values = pattern.values;
+  int* next = pattern.next;
   std::copy(colptr, colptr + nv, next);
   auto add = [&](int hi, int lo, double v) {  // dofs hi >= lo in natural order
     const int slot = next[nv - 1 - lo]++;

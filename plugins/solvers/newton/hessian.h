@@ -23,9 +23,12 @@ class NewtonHessian {
   // x <- H^-1 x
   void Solve(double* x) const;
 
-  // Doubles of arena the factorization may take for a problem of nv dofs, njmax rows of at
-  // most `row_nonzeros` entries.
-  static std::size_t Scratch(int nv, int njmax, int row_nonzeros, bool sparse);
+  // Scratch Factor takes (and holds until the next Factor) for nv dofs, a mass matrix of nM
+  // entries and at most njmax rows of at most `row_nonzeros` entries. Dense: the factor. Sparse:
+  // the update arrays, the constraint blocks, H's pattern and the L D L' factor, whose fill is
+  // bounded by the full triangle. Factor carves the same blocks (and checks the data-dependent
+  // sizes against their bounds).
+  static ArenaPlan Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse);
 
  private:
   bool FactorDense(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena);
@@ -39,6 +42,18 @@ class NewtonHessian {
   int* factored_state_ = nullptr;  // sparse: row states the factor holds (nefc)
   int* update_index_ = nullptr;    // sparse: one row for Update (nv)
   double* update_value_ = nullptr;
+
+  template <class Take>
+  void DenseBlocks(Take& take, int nv) {
+    take(&dense_, static_cast<std::size_t>(nv) * nv, "dense factor");
+    take(&first_, nv, "first nonzero column");
+  }
+  template <class Take>
+  void UpdateBlocks(Take& take, int nv, int nefc) {
+    take(&factored_state_, nefc, "factored row states");
+    take(&update_index_, nv, "update index");
+    take(&update_value_, nv, "update value");
+  }
 };
 
 }  // namespace gauss

@@ -17,10 +17,16 @@ namespace {
 
 class NewtonSolver : public ConstraintSolver {
  public:
+  // The primal workspace and one Hessian factorization, held through the iterations (a new
+  // factorization releases the old one first); each iteration's trial point on top. DoSolve
+  // carves the same blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
-    const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
-    return NewtonHessian::Scratch(m.nv, m.njmax, MaxRowNonzeros(m), IsSparse(m)) + 12 * nv +
-           12 * nj + 64;
+    const int nj = std::max(m.njmax, 0);
+    ArenaPlan plan;
+    PrimalWork().Blocks(plan, m.nv, nj);
+    plan.Append(NewtonHessian::Plan(m.nv, m.nM, nj, MaxRowNonzeros(m), IsSparse(m)));
+    plan.Within("primal iteration", PrimalWork::IterationPlan(nj));
+    return plan.doubles();
   }
 
  protected:

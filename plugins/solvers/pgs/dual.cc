@@ -9,12 +9,38 @@
 
 namespace gauss {
 
-std::size_t DualProblem::Scratch(int nv, int njmax) {
-  const std::size_t n = static_cast<std::size_t>(std::max(njmax, 0));
-  const std::size_t v = static_cast<std::size_t>(nv);
-  // W's values and dofs; AR's values and columns (at most dense); b, diagonal, row indices;
-  // marks and a work vector
-  return 2 * n * v + 2 * n * n + 8 * n + 4 * v + 64;
+namespace {
+
+// W = J L^-1 by rows (values and dofs of each row), with its build's marks and work vector.
+struct WBlocks {
+  int *rowadr, *rownnz, *dof, *mark;
+  double *values, *work;
+  template <class Take>
+  void Blocks(Take& take, int n, int nv) {
+    take(&rowadr, n, "W rowadr");
+    take(&rownnz, n, "W rownnz");
+    take(&dof, static_cast<std::size_t>(n) * nv, "W dofs");
+    take(&values, static_cast<std::size_t>(n) * nv, "W values");
+    take(&mark, nv, "mark");
+    take(&work, nv, "work");
+  }
+};
+
+}  // namespace
+
+// (nv, njmax) => b, W, then AR's scaled row, diagonal and values at their bound
+ArenaPlan DualProblem::Plan(int nv, int njmax) {
+  const int n = std::max(njmax, 0);
+  ArenaPlan plan;
+  double* b = nullptr;
+  plan(&b, n, "b");
+  WBlocks().Blocks(plan, n, nv);
+  plan(&b, nv, "AR scaled row");
+  plan(&b, n, "AR diagonal");
+  // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap): row
+  // addresses and counts, then (pairs + n) columns and values, less than n^2 + 2n doubles
+  plan.Add("AR values", static_cast<std::size_t>(n) * n + 2 * static_cast<std::size_t>(n));
+  return plan;
 }
 
 void DualProblem::Build(const ConstraintProblem& p, Arena& arena) {
@@ -32,14 +58,16 @@ void DualProblem::Build(const ConstraintProblem& p, Arena& arena) {
 
 void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
   const int nv = p.nv;
-  const std::size_t n = static_cast<std::size_t>(n_);
-  W_rowadr_ = arena.Ints(n);
-  W_rownnz_ = arena.Ints(n);
-  W_dof_ = arena.Ints(n * nv);
-  W_ = arena.Doubles(n * nv);
-  int* mark = arena.Ints(nv);
+  ArenaCarve carve(arena);
+  WBlocks w;
+  w.Blocks(carve, n_, nv);
+  W_rowadr_ = w.rowadr;
+  W_rownnz_ = w.rownnz;
+  W_dof_ = w.dof;
+  W_ = w.values;
+  int* mark = w.mark;
   std::fill(mark, mark + nv, -1);
-  double* work = arena.Doubles(nv);
+  double* work = w.work;
   std::fill(work, work + nv, 0.0);
 
   int adr = 0;

@@ -19,8 +19,9 @@ namespace gauss {
 
 class DualProblem {
  public:
-  // Arena doubles Build takes for njmax rows on nv dofs.
-  static std::size_t Scratch(int nv, int njmax);
+  // Arena blocks Build takes (and holds) for njmax rows on nv dofs: b and W carved by the same
+  // block functions as Build; AR at its bound (dense n x n, or sparse when that is smaller).
+  static ArenaPlan Plan(int nv, int njmax);
 
   // Builds AR and b; memory from `arena`, valid in the caller's scope. Needs p.qLD.
   void Build(const ConstraintProblem& p, Arena& arena);

@@ -29,9 +29,17 @@ class PgsSolver : public ConstraintSolver {
  public:
   void Configure(const Params& params) override { exact_blocks_ = params.GetBool("exact_blocks"); }
 
+  // The dual problem, held through the solve; on top of it, in turn, the warmstart's jar
+  // (InitialForce) and the primal point of the trace's final gradient.
   std::size_t ScratchDoubles(const Model& m) const override {
-    const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
-    return DualProblem::Scratch(m.nv, m.njmax) + 8 * nv + 8 * nj + 64;
+    const int nj = std::max(m.njmax, 0);
+    ArenaPlan plan = DualProblem::Plan(m.nv, nj), jar, point;
+    double* unused = nullptr;
+    jar(&unused, nj, "warmstart jar");
+    plan.Within("initial force", jar);
+    PrimalPoint().Blocks(point, m.nv, nj);
+    plan.Within("final gradient", point);
+    return plan.doubles();
   }
 
  protected:
@@ -84,7 +92,9 @@ class PgsSolver : public ConstraintSolver {
     std::fill(force, force + p.nefc, 0.0);
     if (!p.qacc_warmstart) return;
     ArenaScope scope(arena);
-    double* jar = arena.Doubles(p.nefc);
+    ArenaCarve carve(arena);
+    double* jar = nullptr;
+    carve(&jar, p.nefc, "warmstart jar");
     MulJ(p, p.qacc_warmstart, jar);
     for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
     ConstraintCost(p, jar, force, nullptr);

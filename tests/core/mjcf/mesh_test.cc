@@ -273,7 +273,14 @@ TEST(MeshAssets, BadInputIsLocated) {
   ExpectMeshError("<mesh name=\"x\" file=\"bad_ascii.stl\"/>", geom, "file",
                   "line 4: expected 3 numbers after 'vertex'");
   ExpectMeshError("<mesh name=\"x\" vertex=\"0 0 0 1 0 0 0 1 0 1 1 0\"/>", geom, "vertex",
-                  "all vertices lie in a plane");
+                  "mesh 'x': no convex hull: all vertices lie in a plane");
+  ExpectMeshError("<mesh name=\"x\" vertex=\"0 0 0 1 1 1 2 2 2 3 3 3\"/>", geom, "vertex",
+                  "mesh 'x': no convex hull: all vertices lie on a line");
+  ExpectMeshError("<mesh name=\"x\" vertex=\"1 2 3 1 2 3 1 2 3 1 2 3\"/>", geom, "vertex",
+                  "mesh 'x': no convex hull: all vertices coincide");
+  ExpectMeshError("<mesh file=\"flat.obj\"/>", "<geom type=\"mesh\" mesh=\"flat\"/>", "file",
+                  "mesh 'flat' (file 'flat.obj'): no convex hull: all vertices lie in a plane "
+                  "(the mesh has no volume); qhull: QH");
   ExpectMeshError("<mesh name=\"x\" vertex=\"0 0 0 1 0 0 0 1 0\"/>", geom, "vertex",
                   "at least 4 vertices");
   ExpectMeshError("<mesh name=\"x\" vertex=\"0 0 0 1 0 0 0 1 0 0 0 1\" face=\"0 1 4\"/>", geom,

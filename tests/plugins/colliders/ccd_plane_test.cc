@@ -92,7 +92,7 @@ TEST_F(Ccd, MeshPlaneDeepestVertices) {
   EXPECT_GT(three, 50);
 }
 
-// Hill climbing over a 1917-vertex hull finds the lowest vertex of MuJoCo's mug at any
+// Hill climbing over a 1873-vertex hull finds the lowest vertex of MuJoCo's mug at any
 // orientation (brute force over all 12 676 vertices).
 TEST_F(Ccd, MugHullSupportIsTheLowestVertex) {
   const std::string xml =

@@ -64,8 +64,8 @@ TEST(NewtonHessian, UpdatedFactorSolvesLikeAFreshFactor) {
   const int nv = p.nv;
   const Model& m = sparse.engine->model();
   Arena arena;
-  arena.Reserve(4 * NewtonHessian::Scratch(nv, m.njmax, MaxRowNonzeros(m), true) +
-                NewtonHessian::Scratch(nv, m.njmax, MaxRowNonzeros(m), false));
+  arena.Reserve(4 * NewtonHessian::Plan(nv, m.nM, m.njmax, MaxRowNonzeros(m), true).doubles() +
+                NewtonHessian::Plan(nv, m.nM, m.njmax, MaxRowNonzeros(m), false).doubles());
   std::mt19937_64 gen(3);
   std::normal_distribution<double> nd(0, 1);
   std::vector<double> x0(p.qacc_smooth, p.qacc_smooth + nv);

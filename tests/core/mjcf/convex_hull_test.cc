@@ -1,8 +1,12 @@
-// The quickhull of core/src/convex_hull.cc: on random, coplanar-heavy, duplicated and spherical
-// point sets the hull must contain every point, have outward faces, form a closed triangulated
-// surface (each edge in two faces, V - E + F = 2) and use only extreme points; degenerate sets
-// are refused with a reason. The packed graph (gauss/mesh.h layout) must be the symmetric edge
-// graph of the faces.
+// Mesh hulls by qhull (core/src/mjcf/convex_hull.cc): on random, spherical, coplanar-heavy and
+// duplicated point sets the hull must contain every point (none above any face plane by more
+// than 1e-9 x the extent), have outward counter-clockwise faces, form a closed triangulated
+// surface (each edge in exactly two faces, in opposite directions) with Euler characteristic
+// V - E + F = 2, use only extreme points, and list each vertex's neighbours exactly as the
+// faces connect them. Degenerate sets (too few, coincident, collinear, coplanar points) are
+// refused with a reason that includes qhull's own message, and qhull prints nothing. The
+// packed graph follows the gauss/mesh.h layout. (Equality with MuJoCo 2.2.2's qhull graphs,
+// order included: tests/reference/mesh_hull_test.cc.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,14 +18,15 @@
 #include <utility>
 #include <vector>
 
-#include "convex_hull.h"
+#include "mjcf/convex_hull.h"
 
-namespace gauss {
+namespace gauss::mjcf {
 namespace {
 
 // Checks the hull of `p` and returns the number of hull vertices.
 int CheckHull(const std::vector<double>& p, const ConvexHull& hull) {
   const int n = static_cast<int>(p.size() / 3), nf = static_cast<int>(hull.face.size() / 3);
+  const int nv = static_cast<int>(hull.vert.size());
   double extent = 0;
   for (double x : p) extent = std::max(extent, std::fabs(x));
   const double tol = 1e-9 * extent;
@@ -55,7 +60,23 @@ int CheckHull(const std::vector<double>& p, const ConvexHull& hull) {
   }
   const int V = static_cast<int>(used.size()), E = static_cast<int>(edges.size()) / 2;
   EXPECT_EQ(V - E + nf, 2);
-  EXPECT_EQ(std::vector<int>(used.begin(), used.end()), hull.vert);
+  // the vertex list: exactly the points the faces use, each once
+  EXPECT_EQ(std::set<int>(hull.vert.begin(), hull.vert.end()), used);
+  EXPECT_EQ(nv, V);
+  // each vertex's neighbours: the points it shares a face edge with, each listed once
+  std::map<int, int> local;
+  for (int i = 0; i < nv; ++i) local[hull.vert[i]] = i;
+  EXPECT_EQ(static_cast<int>(hull.edge_adr.size()), nv + 1);
+  for (int i = 0; i < nv && static_cast<int>(hull.edge_adr.size()) == nv + 1; ++i) {
+    std::set<int> want;
+    for (const auto& [e, count] : edges) {
+      if (e.first == hull.vert[i]) want.insert(local[e.second]);
+    }
+    const std::vector<int> got(hull.edges.begin() + hull.edge_adr[i],
+                               hull.edges.begin() + hull.edge_adr[i + 1]);
+    EXPECT_EQ(std::set<int>(got.begin(), got.end()), want) << "hull vertex " << i;
+    EXPECT_EQ(got.size(), want.size()) << "hull vertex " << i << " lists a neighbour twice";
+  }
   return V;
 }
 
@@ -114,21 +135,52 @@ TEST(ConvexHull, CoplanarAndDuplicatePointsAreNotVertices) {
   EXPECT_EQ(hull.face.size(), 36u);  // 12 triangles
 }
 
+// Each degenerate set is refused with its reason and qhull's message, and qhull prints nothing
+// (its streams are captured) nor ends the process.
 TEST(ConvexHull, DegenerateSetsAreRefusedWithAReason) {
+  struct Case {
+    std::vector<double> points;
+    const char* reason;
+  };
+  const std::vector<Case> cases = {
+      {{0, 0, 0, 1, 0, 0, 0, 1, 0}, "fewer than 4 vertices (3)"},
+      {{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3}, "all vertices coincide"},
+      {{0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0.5, 0.5, 0.5}, "all vertices lie on a line"},
+      {{0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0.3, 0.6, 1}, "all vertices lie in a plane"},
+      // a tilted plane through many points
+      {{0, 0, 0, 1, 0, 0.5, 0, 1, 0.25, 1, 1, 0.75, 0.5, 0.5, 0.375, 2, 3, 1.75},
+       "all vertices lie in a plane"},
+  };
+  for (const Case& c : cases) {
+    ConvexHull hull;
+    std::string why;
+    ::testing::internal::CaptureStderr();
+    ::testing::internal::CaptureStdout();
+    const bool ok = ComputeConvexHull(c.points.data(), static_cast<int>(c.points.size() / 3),
+                                      &hull, &why);
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << c.reason;
+    EXPECT_EQ(::testing::internal::GetCapturedStdout(), "") << c.reason;
+    EXPECT_FALSE(ok) << c.reason;
+    EXPECT_NE(why.find(c.reason), std::string::npos) << why;
+    if (c.points.size() >= 12) {
+      EXPECT_NE(why.find("qhull: QH"), std::string::npos) << "qhull's message: " << why;
+    }
+  }
+}
+
+// A hull computed from a list that repeats points (MuJoCo's OBJ meshes: one point per face
+// corner) renamed to the vertices the repeats stand for.
+TEST(ConvexHull, RenumberedHullUsesTheOriginalVertices) {
+  const std::vector<double> vert = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  const std::vector<int> corner = {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3};
+  std::vector<double> points;
+  for (int i : corner) points.insert(points.end(), vert.begin() + 3 * i, vert.begin() + 3 * i + 3);
   ConvexHull hull;
   std::string why;
-  const std::vector<double> three = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-  EXPECT_FALSE(ComputeConvexHull(three.data(), 3, &hull, &why));
-  EXPECT_NE(why.find("fewer than 4"), std::string::npos) << why;
-  const std::vector<double> same = {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3};
-  EXPECT_FALSE(ComputeConvexHull(same.data(), 5, &hull, &why));
-  EXPECT_NE(why.find("coincide"), std::string::npos) << why;
-  const std::vector<double> line = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0.5, 0.5, 0.5};
-  EXPECT_FALSE(ComputeConvexHull(line.data(), 5, &hull, &why));
-  EXPECT_NE(why.find("line"), std::string::npos) << why;
-  const std::vector<double> flat = {0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 0.3, 0.6, 1};
-  EXPECT_FALSE(ComputeConvexHull(flat.data(), 5, &hull, &why));
-  EXPECT_NE(why.find("plane"), std::string::npos) << why;
+  ASSERT_TRUE(ComputeConvexHull(points.data(), 12, &hull, &why)) << why;
+  RenumberHullPoints(corner, &hull);
+  EXPECT_EQ(CheckHull(vert, hull), 4);
+  EXPECT_EQ(hull.face.size(), 12u);
 }
 
 // gauss/mesh.h layout: [nv, nf, vert_id(nv), edge_adr(nv+1), edges, faces(3 nf)].
@@ -162,11 +214,15 @@ TEST(ConvexHull, PackedGraphIsTheSymmetricEdgeGraph) {
   }
   std::set<std::pair<int, int>> from_graph;
   for (int i = 0; i < nv; ++i) {
-    EXPECT_TRUE(std::is_sorted(edges + adr[i], edges + adr[i + 1]));
-    for (int e = adr[i]; e < adr[i + 1]; ++e) from_graph.insert({i, edges[e]});
+    EXPECT_EQ(vert_id[i], hull.vert[i]);
+    EXPECT_EQ(adr[i], hull.edge_adr[i]);
+    for (int e = adr[i]; e < adr[i + 1]; ++e) {
+      EXPECT_EQ(edges[e], hull.edges[e]);  // qhull's order kept
+      from_graph.insert({i, edges[e]});
+    }
   }
   EXPECT_EQ(from_graph, from_faces);
 }
 
 }  // namespace
-}  // namespace gauss
+}  // namespace gauss::mjcf
