@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,7 @@ struct ScratchRun {
   int combinations = 0;  // solver x integrator pairs simulated
   int refused = 0;       // pairs the Engine refused at construction (capabilities)
   int with_contacts = 0;  // pairs during whose run some step had contacts
+  int hard_contact_failures = 0;  // hard-contact solvers (ip) that gave up on the model
   double worst_use = 0;   // largest peak / capacity
 };
 
@@ -40,6 +43,12 @@ inline ScratchRun CheckScratch(const std::string& path, int steps) {
     return run;
   }
   PluginRegistry registry;
+  std::set<std::string> hard_contact;
+  for (const PluginInfo& info : registry.List()) {
+    if (info.kind == PluginKind::kSolver && (info.capabilities & kCapHardContact)) {
+      hard_contact.insert(info.name);
+    }
+  }
   for (const std::string& solver : registry.Names(PluginKind::kSolver)) {
     for (const std::string& integrator : registry.Names(PluginKind::kIntegrator)) {
       SCOPED_TRACE(path + " with " + solver + " x " + integrator);
@@ -67,7 +76,16 @@ inline ScratchRun CheckScratch(const std::string& path, int steps) {
         }
         allocations = AllocationCount() - before;
       } catch (const Error& e) {
-        ADD_FAILURE() << e.what();
+        // a hard-contact solver may find a model's hard constraints infeasible (ip on
+        // redundant equalities, docs/solvers.md): reported, not an arena failure
+        const std::string what = e.what();
+        if (hard_contact.count(solver) && what.find("arena") == std::string::npos) {
+          ++run.hard_contact_failures;
+          std::printf("  %s with %s x %s: %s\n", path.c_str(), solver.c_str(),
+                      integrator.c_str(), what.c_str());
+        } else {
+          ADD_FAILURE() << what;
+        }
         continue;
       }
       run.with_contacts += contacts;

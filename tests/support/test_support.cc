@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 namespace gauss::test {
 
@@ -39,6 +40,32 @@ double MaxRelError(const double* a, const double* b, int n) {
     worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i])));
   }
   return worst;
+}
+
+std::string DropCsvColumn(const std::string& csv, const std::string& column) {
+  std::istringstream in(csv);
+  std::string line, out;
+  int drop = -1;
+  bool header = true;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream fields(line);
+    std::string cell;
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    if (header) {
+      for (std::size_t c = 0; c < cells.size(); ++c) {
+        if (cells[c] == column) drop = static_cast<int>(c);
+      }
+      header = false;
+    }
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (static_cast<int>(c) == drop) continue;
+      if (!out.empty() && out.back() != '\n') out += ',';
+      out += cells[c];
+    }
+    out += '\n';
+  }
+  return out;
 }
 
 }  // namespace gauss::test

@@ -25,4 +25,8 @@ std::string BinaryDir();
 // max_i |a_i - b_i| / max(1, |b_i|)
 double MaxRelError(const double* a, const double* b, int n);
 
+// A CSV text without one column (by header name; the text unchanged if it has none). Traces
+// are deterministic except their wall-clock column step_rate, which comparisons drop.
+std::string DropCsvColumn(const std::string& csv, const std::string& column);
+
 }  // namespace gauss::test

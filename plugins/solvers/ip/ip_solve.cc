@@ -37,6 +37,14 @@ namespace ip {
 
 namespace {
 
+// A singular M + J'YJ (M is positive definite, so Y has lost its meaning): reachable by input,
+// e.g. hard equalities that cannot all hold, so a user-facing error rather than an invariant.
+[[noreturn]] void ThrowSingularNewtonMatrix() {
+  throw Error("ip: the interior-point Newton matrix M + J'YJ is singular: the hard constraints "
+              "cannot all hold (e.g. redundant or conflicting equalities); use a soft-constraint "
+              "solver (newton, cg, pgs) for this model");
+}
+
 constexpr int kGmresRestart = 20;
 constexpr int kGmresMaxProducts = 200;
 constexpr int kGmresMaxProductsExact = 20;  // with H's own LU as preconditioner
@@ -409,7 +417,9 @@ void IpIteration::ForEachRowPair(const Add& add) const {
 void IpIteration::FactorBlocks() {
   blocks_.SetToM(rows_.view);
   ForEachRowPair([this](int a, int b, double c) { blocks_.AddRowPair(rows_.view, a, b, c); });
-  GAUSS_DEMAND(blocks_.Factor(), "the interior-point Newton matrix is nonsingular");
+  if (!blocks_.Factor()) {
+    ThrowSingularNewtonMatrix();
+  }
 }
 
 void IpIteration::SolveExact(double* x) const {
@@ -461,7 +471,9 @@ void IpIteration::FactorDense() {
     }
   };
   ForEachRowPair(add);
-  GAUSS_DEMAND(LuFactor(lu_, nv, piv_), "the interior-point Newton matrix is nonsingular");
+  if (!LuFactor(lu_, nv, piv_)) {
+    ThrowSingularNewtonMatrix();
+  }
 }
 
 double IpIteration::MaxStep(const Point& x, const Point& dx, double tau_ort,
@@ -579,7 +591,7 @@ std::size_t IpScratch(const Model& m) {
       (sizeof(ConeElimination) * static_cast<std::size_t>(nj) + sizeof(double)) / sizeof(double);
   const std::size_t gmres = static_cast<std::size_t>(kGmresRestart + 1) * (nv + kGmresRestart) +
                             4 * static_cast<std::size_t>(nv) + 4 * kGmresRestart + 64;
-  return IpRows::Scratch(nv, nj, nnz, sparse) + NewtonHessian::Scratch(nv, nj, row_nnz, sparse) +
+  return IpRows::Scratch(nv, nj, nnz, sparse) + NewtonHessian::Plan(nv, m.nM, nj, row_nnz, sparse).doubles() +
          cones + gmres + 3 * (2 * static_cast<std::size_t>(nv) + 3 * nj) + 8 * nv + 8 * nj + 256 +
          // dense: the LU of H and each row's nonzero columns; sparse: the block LU
          (sparse ? BlockLu::Scratch(nv, kMaxBlock)
