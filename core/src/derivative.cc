@@ -178,7 +178,7 @@ void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
 // Fluid forces: per body, f = R F(R' Jp v), tau = R T(R' Jr v) with diagonal dF, dT in the
 // inertial frame R, so D += sum over axes of dF_i (R_i' Jp)'(R_i' Jp) + dT_i (R_i' Jr)'(R_i' Jr).
 void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
-  if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
+  if (!MediumActs(m.opt)) return;
   ArenaScope scope(d.arena);
   ArenaCarve carve(d.arena);
   FluidRows f;
@@ -208,7 +208,7 @@ void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
 // Jl = [R' Jr; R' Jp] is the geom point's Jacobian in the geom frame (rotation rows first, as in
 // the wrench), so D += Jl' (dW/dvel) Jl, a full (not symmetric) 6 x 6 block per geom.
 void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
-  if (!(m.opt.density > 0) && !(m.opt.viscosity > 0)) return;
+  if (!MediumActs(m.opt)) return;
   ArenaScope scope(d.arena);
   ArenaCarve carve(d.arena);
   EllipsoidFluidRows f;
@@ -244,10 +244,7 @@ void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double*
       }
     }
     // only the dofs of the geom's chain (from the nearest body with dofs) have nonzero columns
-    int moving = b;
-    while (moving > 0 && m.body_dofnum[moving] == 0) moving = m.body_parentid[moving];
-    if (moving == 0) continue;  // welded to the world
-    const int last = m.body_dofadr[moving] + m.body_dofnum[moving] - 1;
+    const int last = LastDof(m, b);  // -1: welded to the world, nothing to add
     for (int i = last; i >= 0; i = m.dof_parentid[i]) {
       for (int j = last; j >= 0; j = m.dof_parentid[j]) {
         double sum = 0;

@@ -35,6 +35,7 @@
 #include <cmath>
 
 #include "gauss/math.h"
+#include "jacobian.h"
 
 namespace gauss {
 
@@ -63,12 +64,9 @@ void EquivalentBox(const Model& m, int b, double* box) {
 // qfrc (nv) += J' [force; torque] for a wrench (world frame) applied at `point` of body b.
 void ApplyWrench(const Model& m, const Data& d, int b, const double* point, const double* force,
                  const double* torque, double* qfrc) {
-  int body = b;
-  while (body > 0 && m.body_dofnum[body] == 0) body = m.body_parentid[body];
-  if (body == 0) return;  // welded to the world
   double offset[3];
   Sub3(offset, point, d.subtree_com.data() + 3 * m.body_rootid[b]);
-  for (int i = m.body_dofadr[body] + m.body_dofnum[body] - 1; i >= 0; i = m.dof_parentid[i]) {
+  for (int i = LastDof(m, b); i >= 0; i = m.dof_parentid[i]) {  // none: welded to the world
     const double* cdof = d.cdof.data() + 6 * i;
     double lin[3];
     Cross3(lin, cdof, offset);
@@ -90,8 +88,6 @@ void PointVelocityInFrame(const Model& m, const Data& d, int b, const double* po
   MulMatTVec3(w, frame, cvel);
   MulMatTVec3(v, frame, rel);
 }
-
-bool MediumActs(const Options& o) { return o.density > 0 || o.viscosity > 0; }
 
 bool HasEllipsoidGeom(const Model& m, int b) {
   const int first = m.body_geomadr[b];
@@ -315,6 +311,8 @@ void WrenchOf(const double* r, const double* geom_fluid, double density, double 
 }
 
 }  // namespace
+
+bool MediumActs(const Options& o) { return o.density > 0 || o.viscosity > 0; }
 
 void FluidForces(const Model& m, Data& d) {
   if (!MediumActs(m.opt)) return;

@@ -9,6 +9,9 @@
 
 namespace gauss {
 
+// The medium has density or viscosity: fluid forces act (on bodies with mass).
+bool MediumActs(const Options& o);
+
 // (cvel, xipos, ximat, geom_xpos, geom_xmat, subtree_com, opt.density/viscosity/wind, geom_fluid)
 // => qfrc_passive += the fluid forces of every body with mass: the ellipsoid model for a body
 // with at least one geom whose fluidshape is "ellipsoid", the inertia-box model otherwise.

@@ -9,15 +9,10 @@ namespace gauss {
 
 using namespace math;
 
-namespace {
-
-// The last dof that moves `body` (its own, or its nearest moving ancestor's), -1 if none.
 int LastDof(const Model& m, int body) {
   while (body > 0 && m.body_dofnum[body] == 0) body = m.body_parentid[body];
   return body > 0 ? m.body_dofadr[body] + m.body_dofnum[body] - 1 : -1;
 }
-
-}  // namespace
 
 int BodyChain(const Model& m, int body, int* chain) {
   int n = 0;

@@ -16,6 +16,10 @@ void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, doubl
 void PointJacobian(const Model& m, const Data& d, int body, const double* point, double* jacp,
                    double* jacr);
 
+// The last dof that moves `body` (its own, or its nearest moving ancestor's), -1 if none: the
+// dofs that move it are this one and its dof_parentid ancestors.
+int LastDof(const Model& m, int body);
+
 // The dofs that move `body`, in increasing order (its own and its ancestors'); returns their
 // number. `chain` needs room for nv.
 int BodyChain(const Model& m, int body, int* chain);
