@@ -81,6 +81,11 @@ Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginR
 
 Engine::~Engine() = default;
 
+void Engine::SetSensorCallback(SensorCallback callback) {
+  // a model without user sensors never calls it: nothing to keep
+  if (plugins_->user_sensors) plugins_->user_sensors->SetCallback(std::move(callback));
+}
+
 Data Engine::MakeData() const {
   Data d;
   AllocateData(*model_, d, plugins_->ScratchDoubles(*model_));

@@ -11,6 +11,7 @@
 #include "collision.h"
 #include "gauss/data.h"
 #include "gauss/model.h"
+#include "gauss/sensor_support.h"
 #include "sensors.h"
 
 namespace gauss {
@@ -50,8 +51,7 @@ void MakeConstraints(const Model& m, Data& d);
 // 10. actuation.cc: (qpos) => (actuator_length, actuator_moment, actuator_moment_span)
 void Transmission(const Model& m, Data& d);
 
-// 12. energy.cc: (xipos, qpos) => energy[0]
-void PotentialEnergy(const Model& m, Data& d);
+// 12. energy.cc: PotentialEnergy (declared in gauss/sensor_support.h, for the energy sensors)
 
 // ---------------------------------------------------------------- velocity stages
 // 13. tendon.cc: (ten_J, qvel) => ten_velocity
@@ -66,8 +66,7 @@ void ComVelocity(const Model& m, Data& d);
 // tendon springs and dampers, and the inertia-box fluid forces (opt.density, viscosity, wind).
 void PassiveForces(const Model& m, Data& d);
 
-// 16. energy.cc: (qvel, qM) => energy[1]
-void KineticEnergy(const Model& m, Data& d);
+// 16. energy.cc: KineticEnergy (declared in gauss/sensor_support.h)
 
 // 17. constraint_assembly.cc: (efc_J, qvel, efc_KBIP, efc_pos, efc_margin) =>
 // (efc_vel, efc_aref)

@@ -1,11 +1,12 @@
 // Sensor stages: plugin evaluation per stage, then noise (when the sensornoise flag is enabled)
 // and cutoff, in that order, as MuJoCo 2.2.2 applies them.
 //
-// How a value is perturbed and clamped depends on its data type, derived from the sensor type
-// as MuJoCo 2.2.2 compiles it (measured): touch and rangefinder are "positive" (0 or -1 mean
-// "nothing sensed" and are left alone; the cutoff clamps only from above), framequat and
-// ballquat are unit quaternions and frame[xyz]axis unit vectors (noise rotates them, the
-// cutoff does not apply), everything else is real (noise adds, the cutoff clamps both ways).
+// How a value is perturbed and clamped depends on its data type (Model::sensor_datatype,
+// MuJoCo's mjtDataType): "positive" values (touch, rangefinder: 0 or -1 mean "nothing sensed")
+// are left alone when not positive and clamped only from above; unit quaternions (framequat,
+// ballquat) and unit vectors (frame[xyz]axis) are rotated by noise and not clamped; "real"
+// values get additive noise and are clamped both ways. User and plugin sensors declare theirs.
+// Sensors with needstage "none" (user sensors only) get neither, as in MuJoCo.
 //
 // Noise is deterministic: no global generator. Each Data carries the 64-bit state of a
 // splitmix64 generator (Data::sensor_noise_state), which ResetData sets to kSensorNoiseSeed.
@@ -29,16 +30,6 @@
 namespace gauss {
 namespace {
 
-enum class DataType { kReal, kPositive, kAxis, kQuaternion };
-
-// The data type of a sensor type (see the header comment).
-DataType SensorDataType(const std::string& type) {
-  if (type == "touch" || type == "rangefinder") return DataType::kPositive;
-  if (type == "framequat" || type == "ballquat") return DataType::kQuaternion;
-  if (type == "framexaxis" || type == "frameyaxis" || type == "framezaxis") return DataType::kAxis;
-  return DataType::kReal;
-}
-
 // sensor_noise_state => next 64 random bits (splitmix64).
 std::uint64_t NextBits(std::uint64_t& state) {
   state += 0x9E3779B97F4A7C15ull;
@@ -61,18 +52,18 @@ void AddNoise(const Model& m, Data& d, int s) {
   double* value = d.sensordata.data() + m.sensor_adr[s];
   const double sigma = m.sensor_noise[s];
   std::uint64_t& state = d.sensor_noise_state;
-  switch (SensorDataType(m.sensor_type[s])) {
-    case DataType::kReal:
+  switch (m.sensor_datatype[s]) {
+    case SensorDataType::kReal:
       for (int k = 0; k < m.sensor_dim[s]; ++k) value[k] += sigma * StandardNormal(state);
       break;
-    case DataType::kPositive:
+    case SensorDataType::kPositive:
       // zero (no contact) and -1 (no hit) carry meaning: perturb only positive readings
       for (int k = 0; k < m.sensor_dim[s]; ++k) {
         if (value[k] > 0) value[k] = std::max(0.0, value[k] + sigma * StandardNormal(state));
       }
       break;
-    case DataType::kAxis:
-    case DataType::kQuaternion: {
+    case SensorDataType::kAxis:
+    case SensorDataType::kQuaternion: {
       // stay a unit vector / quaternion: rotate by a random angle about a random axis
       const double angle = sigma * StandardNormal(state);
       double axis[3];
@@ -80,7 +71,7 @@ void AddNoise(const Model& m, Data& d, int s) {
       math::Normalize3(axis);
       double rot[4];
       math::AxisAngleToQuat(rot, axis, angle);
-      if (SensorDataType(m.sensor_type[s]) == DataType::kAxis) {
+      if (m.sensor_datatype[s] == SensorDataType::kAxis) {
         math::RotVecQuat(value, value, rot);
       } else {
         math::MulQuat(value, value, rot);
@@ -94,11 +85,11 @@ void AddNoise(const Model& m, Data& d, int s) {
 void ApplyCutoff(const Model& m, Data& d, int s) {
   const double cutoff = m.sensor_cutoff[s];
   double* value = d.sensordata.data() + m.sensor_adr[s];
-  switch (SensorDataType(m.sensor_type[s])) {
-    case DataType::kReal:
+  switch (m.sensor_datatype[s]) {
+    case SensorDataType::kReal:
       for (int k = 0; k < m.sensor_dim[s]; ++k) value[k] = std::clamp(value[k], -cutoff, cutoff);
       break;
-    case DataType::kPositive:
+    case SensorDataType::kPositive:
       for (int k = 0; k < m.sensor_dim[s]; ++k) value[k] = std::min(value[k], cutoff);
       break;
     default:
@@ -126,6 +117,7 @@ void EvaluateSensors(const Model& m, Data& d, Stage stage, const std::vector<Sen
   // noise, then cutoff, in sensor order over all plugins (the order fixes the noise stream)
   const bool noise = m.opt.Enabled(kEnableSensornoise);
   for (int s = 0; s < m.nsensor; ++s) {
+    if (m.sensor_needstage[s] == Stage::kNone) continue;
     const int need = std::clamp(static_cast<int>(m.sensor_needstage[s]), 1, 3);
     if (need - 1 != slot) continue;
     if (noise && m.sensor_noise[s] > 0) AddNoise(m, d, s);

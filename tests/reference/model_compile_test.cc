@@ -494,9 +494,10 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
 
   // sensors
   const int nse = mj->nsensor;
-  std::vector<int> type(g.nsensor), objtype(g.nsensor), reftype(g.nsensor);
+  std::vector<int> type(g.nsensor), objtype(g.nsensor), reftype(g.nsensor), datatype(g.nsensor);
   for (int i = 0; i < g.nsensor; ++i) {
     type[i] = MjSensorType(g.sensor_type[i]);
+    datatype[i] = static_cast<int>(g.sensor_datatype[i]);
     objtype[i] = MjObjType(g.sensor_objtype[i]);
     reftype[i] = MjObjType(g.sensor_reftype[i]);
   }
@@ -509,6 +510,7 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
   c.Ints("sensor_dim", g.sensor_dim, mj->sensor_dim, nse, 1, sen);
   c.Ints("sensor_adr", g.sensor_adr, mj->sensor_adr, nse, 1, sen);
   c.Ints("sensor_needstage", g.sensor_needstage, mj->sensor_needstage, nse, 1, sen);
+  c.Ints("sensor_datatype", datatype, mj->sensor_datatype, nse, 1, sen);
   c.Reals("sensor_cutoff", g.sensor_cutoff, mj->sensor_cutoff, nse, 1, sen);
   c.Reals("sensor_noise", g.sensor_noise, mj->sensor_noise, nse, 1, sen);
 

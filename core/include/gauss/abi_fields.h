@@ -261,9 +261,11 @@
   X(Model, sensor_dim) \
   X(Model, sensor_adr) \
   X(Model, sensor_needstage) \
+  X(Model, sensor_datatype) \
   X(Model, sensor_cutoff) \
   X(Model, sensor_noise) \
   X(Model, sensor_plugin) \
+  X(Model, sensor_plugin_config) \
   X(Model, sensor_name) \
   X(Model, key_time) \
   X(Model, key_qpos) \

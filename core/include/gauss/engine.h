@@ -6,8 +6,8 @@
 //   gauss::Data data = engine.MakeData();
 //   for (int i = 0; i < 1000; ++i) engine.Step(data);
 //
-// An Engine is immutable after construction (except for the control callback) and may be shared
-// by threads that each own a Data.
+// An Engine is immutable after construction (except for the control and sensor callbacks) and
+// may be shared by threads that each own a Data.
 #pragma once
 
 #include <functional>
@@ -31,6 +31,14 @@ class Sensor;
 // Called in every forward evaluation after the velocity stage and before actuation, so that a
 // controller can set d.ctrl (and qfrc_applied, xfrc_applied) from the current state.
 using ControlCallback = std::function<void(const Model&, Data&)>;
+
+// Computes the user sensors (MJCF <user>, Model::sensor_plugin "user") that need `stage`:
+// writes sensordata[sensor_adr[id] .. + sensor_dim[id]) for ids[0..n), in sensor order. Called
+// after the position, velocity and acceleration stages when the model has user sensors needing
+// that stage (needstage "none": never), before noise and cutoff are applied. Like every sensor
+// evaluation it must not allocate: a step may not.
+using SensorCallback =
+    std::function<void(const Model&, Data&, Stage stage, const int* ids, int n)>;
 
 class Engine {
  public:
@@ -95,6 +103,10 @@ class Engine {
   bool ActuatorForceVelocityDerivative(const Data& d, double* dfdv) const;
 
   void SetControlCallback(ControlCallback callback) { control_ = std::move(callback); }
+  // The callback of this engine's user sensors (none: they keep their values, zero after a
+  // reset, as MuJoCo 2.2.2 leaves them without mjcb_sensor). Set it before stepping: an
+  // engine's Data may be stepped from several threads, which all call it.
+  void SetSensorCallback(SensorCallback callback);
 
   // The plugins this engine uses ("integrator euler 1.0.0 /path/libgauss_euler.so", ...).
   std::vector<PluginInfo> PluginsInUse() const;

@@ -6,6 +6,7 @@
 // element. Index 0 of the bodies is the world body.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -297,10 +298,15 @@ struct Model {
   std::vector<int> sensor_refid;             // (nsensor) -1 if none
   std::vector<int> sensor_dim;               // (nsensor)
   std::vector<int> sensor_adr;               // (nsensor) address in sensordata
-  std::vector<Stage> sensor_needstage;       // (nsensor)
+  std::vector<Stage> sensor_needstage;       // (nsensor) kNone: never evaluated (user sensors)
+  std::vector<SensorDataType> sensor_datatype;  // (nsensor) how noise and cutoff apply
   std::vector<double> sensor_cutoff;         // (nsensor)
   std::vector<double> sensor_noise;          // (nsensor)
-  std::vector<std::string> sensor_plugin;    // (nsensor) name of the Sensor plugin
+  std::vector<std::string> sensor_plugin;    // (nsensor) name of the Sensor plugin; "user":
+                                             // the Engine's sensor callback (engine.h)
+  // (nsensor) the parameters its plugin instance is configured with (MJCF <config key value>);
+  // sensors with the same plugin and the same parameters share one instance
+  std::vector<std::map<std::string, std::string>> sensor_plugin_config;
   std::vector<std::string> sensor_name;      // (nsensor)
 
   // ---------------------------------------------------------------- keyframes and custom data

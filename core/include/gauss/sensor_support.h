@@ -1,7 +1,7 @@
 // Kernel quantities that sensors compute on demand, exported for Sensor plugins: object
 // velocities and accelerations, subtree momenta, the post-constraint Newton-Euler pass (body
 // accelerations and interaction forces including constraint forces), contact forces in the
-// contact frame, and ray casting against geoms.
+// contact frame, potential and kinetic energy, and ray casting against geoms.
 //
 // None of these runs in the fixed pipeline: a sensor that needs one calls it, as MuJoCo's
 // mj_sensorVel / mj_sensorAcc call mj_subtreeVel / mj_rnePostConstraint. None takes scratch
@@ -65,6 +65,16 @@ void ContactForce(const Model& m, const Data& d, int id, double result[6]);
 // external forces on each body (applied forces, contact forces, connect and weld constraint
 // forces) and the interaction force each body receives from its parent, all com-based.
 void RnePostConstraint(const Model& m, Data& d);
+
+// ---------------------------------------------------------------- energy (energy.cc)
+
+// (xipos, qpos, ten_length) => energy[0]: gravitational potential energy plus the energy of
+// joint and tendon springs (gravity and springs skipped when disabled). The kernel calls it in
+// the position stage when the energy flag is enabled; the e_potential sensor calls it always.
+void PotentialEnergy(const Model& m, Data& d);
+// (qvel, qM) => energy[1] = qvel' M qvel / 2. Takes nv doubles of arena scratch (reserved by
+// the kernel). The kernel calls it in the velocity stage when the energy flag is enabled.
+void KineticEnergy(const Model& m, Data& d);
 
 // ---------------------------------------------------------------- ray casting (ray.cc)
 

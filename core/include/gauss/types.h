@@ -126,6 +126,12 @@ enum class ObjType : int {
 // Which pipeline stage a sensor needs before it can be evaluated.
 enum class Stage : int { kNone = 0, kPosition = 1, kVelocity = 2, kAcceleration = 3 };
 
+// How noise perturbs and the cutoff clamps a sensor's values (MuJoCo's mjtDataType): real values
+// (noise adds, cutoff clamps both ways), positive values (0 or less mean "nothing sensed": noise
+// only on values > 0, cutoff from above), unit axes and unit quaternions (noise rotates, no
+// cutoff).
+enum class SensorDataType : int { kReal = 0, kPositive = 1, kAxis = 2, kQuaternion = 3 };
+
 // Warnings raised by the step (counted in Data::warning).
 enum class Warning : int {
   kBadQpos = 0,

@@ -12,9 +12,16 @@
 //                      frameangvel 3 (vel), framelinacc 3, frameangacc 3 (acc)
 //   subtree sensors:   subtreecom 3 pos, subtreelinvel 3 vel, subtreeangmom 3 vel (body)
 //   clock 1 pos (no object); user: dim and needstage as written.
+//   3.x: tendonactuatorfrc 1 acc (tendon), e_potential 1 pos, e_kinetic 1 vel (no object),
+//   insidesite 1 pos (object: body, xbody, geom or site; reference: the site);
+//   plugin: dim and needstage as written (parse_plugins.cc), plugin and config resolved by
+//   ResolveSensorPlugin (compile_plugins.cc).
+// Data types: touch and rangefinder positive, framequat and ballquat quaternion,
+// frame[xyz]axis axis, user and plugin as written, everything else real.
 // Keyframes: <size nkey> reserves keyframes; missing values are qpos0 and zeros, and given
 // arrays must have exactly nq / nv / na / nu values.
 #include <algorithm>
+#include <map>
 
 #include "gauss/math.h"
 #include "mjcf/compiler.h"
@@ -67,8 +74,23 @@ const SensorKind kSensors[] = {
     {"subtreelinvel", "body", 3, Stage::kVelocity},
     {"subtreeangmom", "body", 3, Stage::kVelocity},
     {"clock", "", 1, Stage::kPosition},
+    {"tendonactuatorfrc", "tendon", 1, Stage::kAcceleration},  // 3.x
+    {"e_potential", "", 1, Stage::kPosition},                  // 3.x
+    {"e_kinetic", "", 1, Stage::kVelocity},                    // 3.x
+    {"insidesite", "frame", 1, Stage::kPosition},              // 3.x
     {"user", "user", 0, Stage::kAcceleration},
+    {"plugin", "user", 0, Stage::kAcceleration},               // 3.x
 };
+
+// The data type of a built-in sensor type (see the header comment).
+SensorDataType BuiltinDataType(const std::string& type) {
+  if (type == "touch" || type == "rangefinder") return SensorDataType::kPositive;
+  if (type == "framequat" || type == "ballquat") return SensorDataType::kQuaternion;
+  if (type == "framexaxis" || type == "frameyaxis" || type == "framezaxis") {
+    return SensorDataType::kAxis;
+  }
+  return SensorDataType::kReal;
+}
 
 // Resolves an object named by (objtype keyword, name); `attr` is the attribute to blame.
 // (type, name) => (ObjType, id)
@@ -117,6 +139,9 @@ void CompileSensors(CompileContext* c) {
     int objid = -1, refid = -1;
     int dim = kind->dim;
     Stage stage = kind->stage;
+    SensorDataType datatype = BuiltinDataType(s.type);
+    std::string plugin = "builtin";
+    std::map<std::string, std::string> config;
     if (object == "frame" || object == "user") {
       const std::string objattr = "objname";
       if (object == "frame" && s.objtype != "body" && s.objtype != "xbody" &&
@@ -124,14 +149,19 @@ void CompileSensors(CompileContext* c) {
         throw Error(s.src.Where("objtype"), "invalid value '" + s.objtype + "'; expected one "
                                             "of: body, xbody, geom, site, camera");
       }
-      ResolveObject(*c, s.objtype, s.objname, s.src, objattr, &objtype, &objid);
+      if (!s.objtype.empty()) {
+        ResolveObject(*c, s.objtype, s.objname, s.src, objattr, &objtype, &objid);
+      }
       if (!s.reftype.empty()) {
-        ResolveObject(*c, s.reftype, s.refname, s.src, "refname", &reftype, &refid);
+        ResolveObject(*c, s.reftype, s.refname, s.src, s.type == "insidesite" ? "site" : "refname",
+                      &reftype, &refid);
       }
       if (object == "user") {
         dim = s.user_dim;
         stage = s.user_stage;
-        if (dim < 1) throw Error(s.src.Where("dim"), "a user sensor needs dim >= 1");
+        datatype = s.user_datatype;
+        plugin = "user";  // the Engine's sensor callback
+        if (s.type == "plugin") ResolveSensorPlugin(*c, s, &plugin, &config);
       }
     } else if (!object.empty()) {
       ResolveObject(*c, object, s.objname, s.src, object, &objtype, &objid);
@@ -167,9 +197,11 @@ void CompileSensors(CompileContext* c) {
     m.sensor_adr.push_back(m.nsensordata);
     m.nsensordata += dim;
     m.sensor_needstage.push_back(stage);
+    m.sensor_datatype.push_back(datatype);
     m.sensor_cutoff.push_back(s.cutoff);
     m.sensor_noise.push_back(s.noise);
-    m.sensor_plugin.push_back("builtin");
+    m.sensor_plugin.push_back(plugin);
+    m.sensor_plugin_config.push_back(config);
     m.sensor_name.push_back(s.name);
   }
 }

@@ -114,6 +114,11 @@ void CompileEqualities(CompileContext* c);
 void CompileContacts(CompileContext* c);
 // Sensors, keyframes, custom numerics.
 void CompileSensors(CompileContext* c);
+// compile_plugins.cc: a <sensor><plugin>'s plugin name and parameters, from its own plugin=
+// and <config>, or from the <extension> instance it names. (spec.plugin_instances, s) =>
+// (plugin, config)
+void ResolveSensorPlugin(const CompileContext& c, const SensorSpec& s, std::string* plugin,
+                         std::map<std::string, std::string>* config);
 void CompileKeysAndNumerics(CompileContext* c);
 
 // ---------------------------------------------------------------- helpers

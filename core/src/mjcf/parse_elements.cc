@@ -9,7 +9,8 @@
 //  - 3.x connect/weld between two sites: site1 and site2 both, instead of body1/body2/anchor
 //    (and relpose for weld); the 3.x flex equalities and sensors are refused.
 //  - frame sensors need objtype and objname; refname needs reftype and vice versa; <user>
-//    sensors need objtype, objname, datatype and dim.
+//    sensors need dim (MuJoCo 2.2.2 also needs objtype, objname, datatype and needstage; 3.x
+//    made them optional with defaults: no object, real, acc). <plugin> sensors: parse_plugins.cc.
 #include "mjcf/attributes.h"
 #include "mjcf/parser.h"
 
@@ -162,12 +163,22 @@ void ReadActuators(const XmlElement& section, ModelSpec* spec) {
   }
 }
 
+// <user>: (element) => (s.objtype, objname, user_dim, user_stage, user_datatype)
+void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
+  const bool has_type = ReadString(c, "objtype", &s->objtype);
+  const bool has_name = ReadString(c, "objname", &s->objname);
+  if (has_type && !has_name) RequireAttribute(c, "objname");
+  if (has_name && !has_type) RequireAttribute(c, "objtype");
+  RequireAttribute(c, "dim");
+  ReadInt(c, "dim", &s->user_dim);
+  if (s->user_dim < 0) throw Error(c.Where("dim"), "a user sensor's dim cannot be negative");
+  ReadSensorOutput(c, &s->user_stage, &s->user_datatype);
+}
+
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
-    for (const char* newer : {"camprojection", "tendonactuatorfrc",
-                              "distance", "normal", "fromto", "contact", "e_potential",
-                              "e_kinetic", "insidesite", "plugin"}) {
+    for (const char* newer : {"camprojection", "distance", "normal", "fromto", "contact"}) {
       if (c.name == newer) NotSupported(c, c.name + " sensor (MuJoCo 3.x)");
     }
     SensorSpec s;
@@ -185,7 +196,11 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       }
     }
     const bool frame = c.name.compare(0, 5, "frame") == 0;
-    if (frame || c.name == "user") {
+    if (c.name == "plugin") {
+      ReadSensorPlugin(c, &s);
+    } else if (c.name == "user") {
+      ReadUserSensor(c, &s);
+    } else if (frame || c.name == "insidesite") {
       s.objtype = RequireAttribute(c, "objtype");
       s.objname = RequireAttribute(c, "objname");
       const bool has_type = ReadString(c, "reftype", &s.reftype);
@@ -194,7 +209,8 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       if (has_name && !has_type) {
         throw Error(c.Where("refname"), "refname '" + s.refname + "' needs a reftype");
       }
-    } else if (c.name != "clock" && s.objtype.empty()) {
+    } else if (c.name != "clock" && c.name != "e_potential" && c.name != "e_kinetic" &&
+               s.objtype.empty()) {
       // every other sensor names its object with exactly one attribute; the schema says which
       const char* attr = c.name.find("tendon") == 0 ? "tendon"
                          : c.name.find("actuator") == 0 ? "actuator"
@@ -203,15 +219,10 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
                                                                                     : "site";
       RequireAttribute(c, attr);
     }
-    if (c.name == "user") {
-      RequireAttribute(c, "datatype");
-      RequireAttribute(c, "dim");
-      int k = 0;
-      ReadKeyword(c, "datatype", {"real", "positive", "axis", "quaternion"}, &k);
-      ReadInt(c, "dim", &s.user_dim);
-      if (ReadKeyword(c, "needstage", {"none", "pos", "vel", "acc"}, &k)) {
-        s.user_stage = static_cast<Stage>(k);
-      }
+    if (c.name == "insidesite") {
+      // the site is the volume; objtype/objname the frame whose origin is tested
+      s.reftype = "site";
+      s.refname = RequireAttribute(c, "site");
     }
     spec->sensors.push_back(s);
   }

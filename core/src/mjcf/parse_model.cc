@@ -473,14 +473,10 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
       if (c.name == section) read(c);
     }
   };
-  for (const char* section : {"extension", "deformable"}) {
-    for (const XmlElement& c : root.children) {
-      if (c.name == section) {
-        NotSupported(c, std::string("<") + section + "> (MuJoCo 3.x " +
-                            (c.name == "extension" ? "engine plugins" : "flex deformables") + ")");
-      }
-    }
+  for (const XmlElement& c : root.children) {
+    if (c.name == "deformable") NotSupported(c, "<deformable> (MuJoCo 3.x flex deformables)");
   }
+  each("extension", [&](const XmlElement& c) { ReadExtension(c, spec); });
   each("compiler", [&](const XmlElement& c) { ReadCompiler(c, &spec->compiler); });
   each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
   each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });

@@ -60,6 +60,15 @@ void ReadTendons(const XmlElement& section, ModelSpec* spec);
 void ReadActuators(const XmlElement& section, ModelSpec* spec);
 void ReadSensors(const XmlElement& section, ModelSpec* spec);
 
+// ---------------------------------------------------------------- plugins (parse_plugins.cc)
+// <extension> (3.x): (section) => (spec.plugin_instances)
+void ReadExtension(const XmlElement& section, ModelSpec* spec);
+// <sensor><plugin>: (element) => (s.plugin or s.instance, s.config, objtype/objname, reftype/
+// refname, user_dim, user_stage, user_datatype)
+void ReadSensorPlugin(const XmlElement& e, SensorSpec* s);
+// needstage (default acc) and datatype (default real) of a user or plugin sensor
+void ReadSensorOutput(const XmlElement& e, Stage* stage, SensorDataType* datatype);
+
 // The location record of an element, for errors raised during compilation.
 Source SourceOf(const XmlElement& e);
 

@@ -372,17 +372,22 @@ Rule SensorRule() {
   sensors.push_back(Many("clock", noise));
   sensors.push_back(Many("user", Cat({noise, {"objtype", "objname", "datatype", "needstage",
                                               "dim"}})));
-  // 3.x sensors, refused by the parser ("not supported yet")
+  // 3.x sensors (sensors3.cc), and plugin sensors (parse_plugins.cc; dim, needstage and
+  // datatype are Gauss's: MuJoCo asks the plugin)
+  sensors.push_back(Many("tendonactuatorfrc", Cat({noise, {"tendon"}})));
+  sensors.push_back(Many("e_potential", noise));
+  sensors.push_back(Many("e_kinetic", noise));
+  sensors.push_back(Many("insidesite", Cat({noise, {"site", "objtype", "objname"}})));
+  sensors.push_back(Many("plugin", Cat({noise, {"plugin", "instance", "objtype", "objname",
+                                                "reftype", "refname", "dim", "needstage",
+                                                "datatype"}}),
+                         {Many("config", {"key", "value"})}));
+  // 3.x sensors refused by the parser ("not supported yet")
   const Names pair = Cat({noise, {"geom1", "geom2", "body1", "body2"}});
   const std::vector<std::pair<const char*, Names>> newer = {
       {"camprojection", Cat({noise, {"site", "camera"}})},
-      {"tendonactuatorfrc", Cat({noise, {"tendon"}})},
       {"distance", pair}, {"normal", pair}, {"fromto", pair},
-      {"contact", Cat({pair, {"subtree1", "subtree2", "site", "num", "data", "reduce"}})},
-      {"e_potential", noise}, {"e_kinetic", noise},
-      {"insidesite", Cat({noise, {"site", "objtype", "objname"}})},
-      {"plugin", Cat({noise, {"plugin", "instance", "objtype", "objname", "reftype",
-                              "refname"}})}};
+      {"contact", Cat({pair, {"subtree1", "subtree2", "site", "num", "data", "reduce"}})}};
   for (const auto& [name, attributes] : newer) {
     Rule r = Many(name, attributes);
     r.opaque = true;
@@ -411,7 +416,10 @@ const Rule& RootRule() {
        DefaultRule(), CustomRule(), AssetRule(), WorldbodyRule(), ContactRule(), EqualityRule(),
        TendonRule(), ActuatorRule(), SensorRule(), KeyframeRule(),
        // 3.x sections refused as a whole ("not supported yet")
-       Opaque("extension"), Opaque("deformable")});
+       Many("extension", {},
+            {Many("plugin", {"plugin"},
+                  {Many("instance", {"name"}, {Many("config", {"key", "value"})})})}),
+       Opaque("deformable")});
   return root;
 }
 

@@ -329,6 +329,18 @@ struct SensorSpec {
   double noise = 0;
   int user_dim = 0;                     // <user> sensors only
   Stage user_stage = Stage::kAcceleration;
+  SensorDataType user_datatype = SensorDataType::kReal;
+  // <plugin> sensors (MuJoCo 3.x syntax; parse_plugins.cc): the plugin named directly, or the
+  // <extension> instance it uses, and its own <config> entries
+  std::string plugin, instance;
+  std::vector<std::pair<std::string, std::string>> config;
+};
+
+// <extension><plugin plugin="NAME"><instance name="I"><config key value/></instance>
+struct PluginInstanceSpec {
+  Source src;
+  std::string plugin, name;
+  std::vector<std::pair<std::string, std::string>> config;
 };
 
 struct KeySpec {
@@ -413,6 +425,7 @@ struct ModelSpec {
   std::vector<PairSpec> pairs;
   std::vector<ExcludeSpec> excludes;
   std::vector<SensorSpec> sensors;
+  std::vector<PluginInstanceSpec> plugin_instances;  // <extension>
   std::vector<KeySpec> keys;
   std::vector<NumericSpec> numerics;
 };

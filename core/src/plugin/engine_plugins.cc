@@ -2,6 +2,7 @@
 #include "engine_plugins.h"
 
 #include <algorithm>
+#include <map>
 
 #include "gauss/error.h"
 
@@ -61,7 +62,59 @@ void GroupByPlugin(PluginRegistry& registry, PluginKind kind, const std::vector<
   }
 }
 
+// "key=value, ..." of a sensor plugin configuration, for messages.
+std::string DescribeConfig(const std::map<std::string, std::string>& config) {
+  std::string out;
+  for (const auto& [key, value] : config) out += (out.empty() ? "" : ", ") + key + "=" + value;
+  return out;
+}
+
 }  // namespace
+
+// One Sensor instance per distinct (plugin name, configuration) of the sensors, in order of
+// first use: the "user" sensors get the kernel's UserSensors, the others a registry plugin
+// configured with the sensor's MJCF <config> parameters. Each sensor is filed by the stage it
+// needs; needstage "none" sensors are never evaluated (as in MuJoCo).
+// (sensor_plugin, sensor_plugin_config, sensor_needstage) => (sensor_plugins, sensor_groups,
+// user_sensors)
+void Engine::Plugins::CreateSensors(const Model& m, PluginRegistry& registry) {
+  std::vector<const std::map<std::string, std::string>*> configs;  // of each instance
+  static const std::map<std::string, std::string> kNoConfig;
+  for (int s = 0; s < m.nsensor; ++s) {
+    const std::string& name = m.sensor_plugin[s];
+    const auto& config = s < static_cast<int>(m.sensor_plugin_config.size())
+                             ? m.sensor_plugin_config[s]
+                             : kNoConfig;
+    std::size_t index = 0;
+    while (index < sensor_plugins.size() &&
+           (sensor_plugins[index].info.name != name || *configs[index] != config)) {
+      ++index;
+    }
+    if (index == sensor_plugins.size()) {
+      if (name == kUserSensorPlugin) {
+        sensor_plugins.push_back(MakeUserSensors());
+        user_sensors = static_cast<UserSensors*>(sensor_plugins.back().instance.get());
+      } else {
+        sensor_plugins.push_back(registry.Create<Sensor>(PluginKind::kSensor, name));
+        Params params;
+        for (const auto& [key, value] : config) params.Set(key, value);
+        try {
+          sensor_plugins.back().Configure(params);
+        } catch (const Error& e) {
+          throw Error("sensor '" + m.sensor_name[s] + "' (#" + std::to_string(s) + ", plugin '" +
+                      name + "', config: " + (config.empty() ? "none" : DescribeConfig(config)) +
+                      "): " + e.what());
+        }
+      }
+      configs.push_back(&config);
+      sensor_groups.emplace_back();
+      sensor_groups.back().plugin = sensor_plugins.back().instance.get();
+    }
+    const int stage = static_cast<int>(m.sensor_needstage[s]);
+    if (stage == static_cast<int>(Stage::kNone) && name == kUserSensorPlugin) continue;
+    sensor_groups[index].ids[std::clamp(stage, 1, 3) - 1].push_back(s);
+  }
+}
 
 Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* registry) {
   if (!registry) {
@@ -78,13 +131,10 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
   solver = registry->Create<ConstraintSolver>(PluginKind::kSolver, m.opt.solver);
   solver.Configure(config.solver_params);
 
-  // one instance per distinct actuator / sensor plugin name; sensors grouped by stage
+  // one instance per distinct actuator plugin name (sensors: per name and configuration)
   GroupByPlugin(*registry, PluginKind::kActuator, m.actuator_plugin, actuator_plugins,
                 actuator_groups, [](ActuatorGroup& g, int a) { g.ids.push_back(a); });
-  GroupByPlugin(*registry, PluginKind::kSensor, m.sensor_plugin, sensor_plugins, sensor_groups,
-                [&m](SensorGroup& g, int s) {
-                  g.ids[std::clamp(static_cast<int>(m.sensor_needstage[s]), 1, 3) - 1].push_back(s);
-                });
+  CreateSensors(m, *registry);
   for (const auto& group : actuator_groups) {
     group.plugin->Check(m, group.ids.data(), static_cast<int>(group.ids.size()));
   }

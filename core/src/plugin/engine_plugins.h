@@ -23,7 +23,8 @@ struct GAUSS_INTERNAL Engine::Plugins {
   // Creates the integrator named by m.opt.integrator and the constraint solver named by
   // m.opt.solver (configured with the config's parameters), the colliders (config.colliders in
   // priority order, or the built-in primitive and ccd) when the model can have contacts, and
-  // one ActuatorDynamics / Sensor instance per distinct plugin name of the actuators / sensors.
+  // one ActuatorDynamics instance per distinct plugin name of the actuators and one Sensor
+  // instance per distinct plugin name and configuration of the sensors (CreateSensors).
   Plugins(const Model& m, const Config& config, PluginRegistry* registry);
 
   std::vector<PluginInfo> InUse() const;
@@ -40,6 +41,8 @@ struct GAUSS_INTERNAL Engine::Plugins {
   CollisionTable collision_table;
   std::vector<PluginInstance<Sensor>> sensor_plugins;
   std::vector<SensorGroup> sensor_groups;
+  UserSensors* user_sensors = nullptr;  // in sensor_plugins, when the model has user sensors
+  void CreateSensors(const Model& m, PluginRegistry& registry);
   bool single_step_integrator = true;  // the integrator declares kCapSingleStep
 
   // plugin_capabilities.cc: (model options, the plugins' declared capabilities) => nothing, or

@@ -9,6 +9,8 @@
 //   force, torque  the interaction force/torque the parent exerts on the site's body subtree,
 //                  at the site, in the site frame (cfrc_int moved to the site)
 //   actuatorfrc    actuator_force (after the forcerange clamp)
+//   jointactuatorfrc, tendonactuatorfrc (3.x): qfrc_actuator at the joint's dof; the sum of
+//                  the forces of the actuators whose transmission is the tendon
 //   jointlimitfrc, tendonlimitfrc: efc_force of the limit row (0 when inactive)
 //   framelinacc, frameangacc: acceleration of the object frame's origin in world axes
 //                  (linear part as the accelerometer's, including -gravity)
@@ -96,6 +98,14 @@ void EvaluateAcceleration(const Model& m, Data& d, const Kind* kinds, const int*
         break;
       case Kind::kJointActuatorFrc:  // MuJoCo 3.x: the actuator force at a hinge or slide dof
         out[0] = d.qfrc_actuator[m.jnt_dofadr[id]];
+        break;
+      case Kind::kTendonActuatorFrc:  // MuJoCo 3.x: the forces of the actuators on the tendon
+        out[0] = 0;
+        for (int a = 0; a < m.nu; ++a) {
+          if (m.actuator_trntype[a] == TrnType::kTendon && m.actuator_trnid[2 * a] == id) {
+            out[0] += d.actuator_force[a];
+          }
+        }
         break;
       case Kind::kJointLimitFrc:
       case Kind::kTendonLimitFrc: {

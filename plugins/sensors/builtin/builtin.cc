@@ -1,9 +1,11 @@
-// The "builtin" Sensor plugin: every MJCF sensor type of MuJoCo 2.2.2 except user sensors,
-// dispatched to one file per pipeline stage (builtin.h). Check refuses what it cannot evaluate,
+// The "builtin" Sensor plugin: every MJCF sensor type of MuJoCo 2.2.2 except user sensors
+// (the Engine's callback), and 3.x's jointactuatorfrc, tendonactuatorfrc, e_potential,
+// e_kinetic and insidesite, dispatched to one file per pipeline stage (builtin.h). Check refuses what it cannot evaluate,
 // when the engine is created, so that a step never meets an unknown sensor.
 //
-// It takes no arena scratch: the on-demand kernel quantities (gauss/sensor_support.h) write
-// Data fields (subtree_linvel, subtree_angmom, cacc, cfrc_int, cfrc_ext) and fixed-size locals.
+// It takes no arena scratch of its own: the on-demand kernel quantities (gauss/sensor_support.h)
+// write Data fields (subtree_linvel, subtree_angmom, cacc, cfrc_int, cfrc_ext, energy) and
+// fixed-size locals (KineticEnergy takes nv doubles the kernel reserves).
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,6 +58,10 @@ Kind KindOf(const std::string& type) {
       {"subtreelinvel", Kind::kSubtreeLinVel},
       {"subtreeangmom", Kind::kSubtreeAngMom},
       {"clock", Kind::kClock},
+      {"tendonactuatorfrc", Kind::kTendonActuatorFrc},
+      {"e_potential", Kind::kEPotential},
+      {"e_kinetic", Kind::kEKinetic},
+      {"insidesite", Kind::kInsideSite},
   };
   const auto it = kinds.find(type);
   return it == kinds.end() ? Kind::kUnsupported : it->second;
@@ -101,9 +107,10 @@ class BuiltinSensors : public Sensor {
       kinds_[s] = kind;
       if (kind == Kind::kUnsupported) {
         throw Error("not supported yet: " + what + " (the builtin sensor plugin evaluates the "
-                    "MJCF sensor types of MuJoCo 2.2.2 except user sensors)");
+                    "MJCF sensor types of MuJoCo 2.2.2 and some of 3.x, docs/sensors.md; user "
+                    "sensors are the Engine's sensor callback's)");
       }
-      if (IsFrameSensor(kind) && !HasFrame(m.sensor_objtype[s])) {
+      if ((IsFrameSensor(kind) || kind == Kind::kInsideSite) && !HasFrame(m.sensor_objtype[s])) {
         throw Error("not supported yet: " + what + ": frame sensors of this object type");
       }
       if (m.sensor_refid[s] >= 0 && !HasFrame(m.sensor_reftype[s])) {
@@ -140,5 +147,6 @@ class BuiltinSensors : public Sensor {
 }  // namespace gauss::builtin_sensors
 
 GAUSS_SENSOR_PLUGIN(gauss::builtin_sensors::BuiltinSensors, builtin, "1.0.0",
-                    "MuJoCo 2.2.2 sensors: site, joint, tendon, actuator, frame, subtree, clock",
+                    "MuJoCo 2.2.2 sensors (site, joint, tendon, actuator, frame, "
+                    "subtree, clock) and 3.x energy, actuator-force and insidesite sensors",
                     gauss::kCapNone, gauss::kNoParams)

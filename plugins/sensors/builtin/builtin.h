@@ -4,12 +4,13 @@
 // Each stage file evaluates the sensors that need its stage, with MuJoCo 2.2.2's semantics:
 //   position_sensors.cc:     magnetometer, rangefinder, jointpos, tendonpos, actuatorpos,
 //                            ballquat, jointlimitpos, tendonlimitpos, framepos, framequat,
-//                            frame[xyz]axis, subtreecom, clock
+//                            frame[xyz]axis, subtreecom, clock; 3.x e_potential, insidesite
 //   velocity_sensors.cc:     velocimeter, gyro, jointvel, tendonvel, actuatorvel, ballangvel,
 //                            jointlimitvel, tendonlimitvel, framelinvel, frameangvel,
-//                            subtreelinvel, subtreeangmom
+//                            subtreelinvel, subtreeangmom; 3.x e_kinetic
 //   acceleration_sensors.cc: touch, accelerometer, force, torque, actuatorfrc, jointlimitfrc,
-//                            tendonlimitfrc, framelinacc, frameangacc
+//                            tendonlimitfrc, framelinacc, frameangacc; 3.x jointactuatorfrc,
+//                            tendonactuatorfrc
 #pragma once
 
 #include <string>
@@ -31,7 +32,9 @@ enum class Kind {
   kFrameLinAcc, kFrameAngAcc,
   kSubtreeCom, kSubtreeLinVel, kSubtreeAngMom,
   kClock,
-  kUnsupported,  // user sensors and anything else: refused by Check
+  // MuJoCo 3.x
+  kTendonActuatorFrc, kEPotential, kEKinetic, kInsideSite,
+  kUnsupported,  // user and plugin sensors and anything else: refused by Check
 };
 
 // The kind of a sensor type name ("jointpos" -> kJointPos); kUnsupported when unknown.

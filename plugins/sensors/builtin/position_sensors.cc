@@ -11,6 +11,11 @@
 //                    (objtype body), body frame (xbody), geom or site; with a reference object,
 //                    relative to and expressed in the reference frame
 //   subtreecom, clock: subtree_com of the body, time
+//   e_potential      (3.x) energy[0], computed whether or not the energy flag is enabled
+//   insidesite       (3.x) 1 when the object's frame origin is in the site's volume, else 0
+#include <algorithm>
+#include <cmath>
+
 #include "builtin.h"
 #include "gauss/math.h"
 #include "gauss/sensor_support.h"
@@ -67,6 +72,46 @@ double Rangefinder(const Model& m, const Data& d, int site) {
   int geom = -1;
   return Ray(m, d, d.site_xpos.data() + 3 * site, zaxis, nullptr, true, m.site_bodyid[site],
              &geom);
+}
+
+// (object frame, site frame) => 1 when the object's frame origin lies in the site's volume
+// (sphere, capsule, ellipsoid, cylinder or box; the surface counts as inside), else 0
+double InsideSite(const Model& m, const Data& d, int s) {
+  const double* pos = nullptr;
+  const double* mat = nullptr;
+  ObjectFrame(m, d, m.sensor_objtype[s], m.sensor_objid[s], &pos, &mat);
+  const int site = m.sensor_refid[s];
+  const double* size = m.site_size.data() + 3 * site;
+  double dif[3], p[3];
+  Sub3(dif, pos, d.site_xpos.data() + 3 * site);
+  MulMatTVec3(p, d.site_xmat.data() + 9 * site, dif);  // in the site's frame
+  bool inside = false;
+  switch (static_cast<GeomType>(m.site_type[site])) {
+    case GeomType::kSphere:
+      inside = Dot3(p, p) <= size[0] * size[0];
+      break;
+    case GeomType::kCapsule: {
+      const double z = std::max(0.0, std::fabs(p[2]) - size[1]);  // beyond the segment
+      inside = p[0] * p[0] + p[1] * p[1] + z * z <= size[0] * size[0];
+      break;
+    }
+    case GeomType::kEllipsoid: {
+      double q = 0;
+      for (int k = 0; k < 3; ++k) q += (p[k] / size[k]) * (p[k] / size[k]);
+      inside = q <= 1;
+      break;
+    }
+    case GeomType::kCylinder:
+      inside = p[0] * p[0] + p[1] * p[1] <= size[0] * size[0] && std::fabs(p[2]) <= size[1];
+      break;
+    case GeomType::kBox:
+      inside = std::fabs(p[0]) <= size[0] && std::fabs(p[1]) <= size[1] &&
+               std::fabs(p[2]) <= size[2];
+      break;
+    default:
+      break;  // sites have no other shapes
+  }
+  return inside ? 1 : 0;
 }
 
 }  // namespace
@@ -126,6 +171,13 @@ void EvaluatePosition(const Model& m, Data& d, const Kind* kinds, const int* ids
         break;
       case Kind::kClock:
         out[0] = d.time;
+        break;
+      case Kind::kEPotential:  // MuJoCo 3.x: whether or not the energy flag is enabled
+        PotentialEnergy(m, d);
+        out[0] = d.energy[0];
+        break;
+      case Kind::kInsideSite:
+        out[0] = InsideSite(m, d, s);
         break;
       default:
         break;  // not a position sensor: Check and the compiler's stage table exclude this

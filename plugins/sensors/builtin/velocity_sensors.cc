@@ -9,6 +9,7 @@
 //                       translation and rotation subtracted) in the reference frame's axes
 //   subtreelinvel, subtreeangmom: subtree_linvel / subtree_angmom of the body (computed here,
 //                       once per evaluation, when such a sensor is present)
+//   e_kinetic           (3.x) energy[1], computed whether or not the energy flag is enabled
 #include "builtin.h"
 #include "gauss/math.h"
 #include "gauss/sensor_support.h"
@@ -93,6 +94,10 @@ void EvaluateVelocity(const Model& m, Data& d, const Kind* kinds, const int* ids
         break;
       case Kind::kSubtreeAngMom:
         Copy3(out, d.subtree_angmom.data() + 3 * id);
+        break;
+      case Kind::kEKinetic:  // MuJoCo 3.x: whether or not the energy flag is enabled
+        KineticEnergy(m, d);
+        out[0] = d.energy[1];
         break;
       default:
         break;  // not a velocity sensor
