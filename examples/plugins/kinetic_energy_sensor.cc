@@ -1,11 +1,11 @@
 // `example_kinetic_energy`: a sensor plugin, written against the installed Gauss SDK as an
-// example of a Sensor plugin (docs/plugin-authoring.md). It evaluates MJCF `user` sensors
-// (which the builtin sensor plugin refuses) as the kinetic energy of the whole model,
+// example of a Sensor plugin (docs/plugin-authoring.md). It evaluates the sensors it is given
+// as the kinetic energy of the whole model,
 //   T = 1/2 qvel' M qvel,
-// from the tree-sparse inertia the position stage computed. A model declares the sensor as
-//   <sensor> <user name="kinetic" objtype="body" objname="ball" dim="1" datatype="real" needstage="vel"/> </sensor>
-// and a program hands it to this plugin by setting Model::sensor_plugin[id] before making the
-// Engine (MJCF has no attribute naming a sensor plugin).
+// from the tree-sparse inertia the position stage computed. A model names it in MJCF
+//   <sensor> <plugin name="kinetic" plugin="example_kinetic_energy" dim="1" needstage="vel"/> </sensor>
+// or a program hands it a `user` sensor by setting Model::sensor_plugin[id] before making the
+// Engine (what demo.cc does).
 #include <string>
 #include <vector>
 

@@ -170,7 +170,8 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
 
 INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
-                                           "mujoco/tendon_dampratio", "mujoco/car"));
+                                           "mujoco/tendon_dampratio", "mujoco/car",
+                                           "sensors3"));
 
 }  // namespace
 }  // namespace gauss::test

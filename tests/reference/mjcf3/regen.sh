@@ -11,7 +11,7 @@ mjref3=${MJREF3:-../shared/tools/mjref/build3/mjref3}
 [ -x "$mjref3" ] || mjref3=/work/tools/mjref/build3/mjref3
 out=tests/reference/mjcf3
 for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
-            "mujoco/tendon_dampratio 5 1" "mujoco/car 6 1"; do
+            "mujoco/tendon_dampratio 5 1" "mujoco/car 6 1" "sensors3 7 1"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
