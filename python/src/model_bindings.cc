@@ -67,6 +67,7 @@ namespace {
   X(sensor_objtype, m.nsensor, 0) X(sensor_objid, m.nsensor, 0) X(sensor_reftype, m.nsensor, 0)  \
   X(sensor_refid, m.nsensor, 0) X(sensor_dim, m.nsensor, 0) X(sensor_adr, m.nsensor, 0)          \
   X(sensor_needstage, m.nsensor, 0) X(sensor_cutoff, m.nsensor, 0) X(sensor_noise, m.nsensor, 0) \
+  X(sensor_datatype, m.nsensor, 0)                                                               \
   X(key_time, m.nkey, 0) X(key_qpos, m.nkey, m.nq) X(key_qvel, m.nkey, m.nv)                     \
   X(key_act, m.nkey, m.na) X(key_ctrl, m.nkey, m.nu)                                             \
   X(key_mpos, m.nkey, m.nmocap * 3) X(key_mquat, m.nkey, m.nmocap * 4)                           \
@@ -161,6 +162,8 @@ void BindModel(py::module_& mod) {
   cls.def_property_readonly("sensor_types", [](const PyModel& p) { return p.model->sensor_type; });
   cls.def_property_readonly("actuator_plugins", [](const PyModel& p) { return p.model->actuator_plugin; });
   cls.def_property_readonly("sensor_plugins", [](const PyModel& p) { return p.model->sensor_plugin; });
+  cls.def_property_readonly("sensor_plugin_configs",
+                            [](const PyModel& p) { return p.model->sensor_plugin_config; });
 #define GAUSS_BIND_ARRAY(field, rows, cols)                                    \
   cls.def_property_readonly(#field, [](py::object self) {                      \
     const Model& m = *self.cast<const PyModel&>().model;                       \

@@ -34,6 +34,7 @@ def test_sizes_shapes_and_values(models):
     assert m.jnt_type.dtype == np.int32 and list(m.jnt_type) == [2, 3]  # slide, hinge
     assert m.opt["integrator"] == "rk4" and m.opt["timestep"] == 0.01
     assert m.sensor_types == ["jointpos", "jointpos", "jointvel", "jointvel", "framepos"]
+    assert list(m.sensor_datatype) == [0] * 5 and m.sensor_plugin_configs == [{}] * 5  # real
 
 
 def test_arrays_are_read_only_views_of_one_buffer(models):
@@ -90,7 +91,8 @@ def test_height_field_arrays_and_names(repo):
 # Model fields reached under another Python name (lists of strings and the options).
 _RENAMED = {"name": "name", "source_file": "source_file", "opt": "opt",
             "sensor_type": "sensor_types", "actuator_plugin": "actuator_plugins",
-            "sensor_plugin": "sensor_plugins", "mat_name": "material_names",
+            "sensor_plugin": "sensor_plugins", "sensor_plugin_config": "sensor_plugin_configs",
+            "mat_name": "material_names",
             "jnt_name": "joint_names"}
 
 

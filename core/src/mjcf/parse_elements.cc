@@ -163,6 +163,8 @@ void ReadActuators(const XmlElement& section, ModelSpec* spec) {
   }
 }
 
+namespace {
+
 // <user>: (element) => (s.objtype, objname, user_dim, user_stage, user_datatype)
 void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
   const bool has_type = ReadString(c, "objtype", &s->objtype);
@@ -174,6 +176,8 @@ void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
   if (s->user_dim < 0) throw Error(c.Where("dim"), "a user sensor's dim cannot be negative");
   ReadSensorOutput(c, &s->user_stage, &s->user_datatype);
 }
+
+}  // namespace
 
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {

@@ -233,8 +233,13 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "attribute 'gravcomp': not supported yet"},
       {"<worldbody><flexcomp type=\"grid\" count=\"2 2 1\"/></worldbody>",
        "element 'flexcomp': not supported yet"},
-      {"<extension><plugin plugin=\"mujoco.elasticity.cable\"/></extension>",
-       "element 'extension': not supported yet"},
+      {"<extension><plugin plugin=\"mujoco.elasticity.cable\"><instance name=\"c\"/></plugin>"
+       "</extension><worldbody><body><plugin instance=\"c\"/><geom size=\"1\"/></body>"
+       "</worldbody>",
+       "element 'plugin': not supported yet"},
+      {"<worldbody><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></worldbody>"
+       "<sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
+       "element 'distance': not supported yet"},
       {"<deformable/>", "element 'deformable': not supported yet"},
       {"<asset><mesh name=\"m\" builtin=\"sphere\" params=\"1\"/></asset>",
        "attribute 'builtin': not supported yet"},
