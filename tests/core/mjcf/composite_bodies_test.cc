@@ -41,7 +41,7 @@ Data PositionsAtQpos0(const std::shared_ptr<const Model>& m) {
   return d;
 }
 
-TEST(CompositeBodies, ParticleIsAGridOfFreeSlidingFrictionlessSpheres) {
+TEST(CompositeBodies, ParticleIsAGridOfFrictionlessSpheresOnSlideJoints) {
   auto m = Load(R"(<composite type="particle" count="3 2 2" spacing="0.1" offset="0 0 1">
                      <geom type="capsule" size="0.02 0.01"/></composite>)");
   ASSERT_EQ(m->nbody, 1 + 12);
@@ -58,10 +58,10 @@ TEST(CompositeBodies, ParticleIsAGridOfFreeSlidingFrictionlessSpheres) {
     EXPECT_EQ(m->geom_priority[g], 1);
     EXPECT_EQ(m->body_parentid[m->geom_bodyid[g]], 0);
   }
-  // offset + spacing (i - count / 2): body (1, 1, 0) of count (3, 2, 2)
-  EXPECT_NEAR(m->body_pos[3 * 4 + 0], 0.1 * (1 - 1.5), 1e-15);
-  EXPECT_NEAR(m->body_pos[3 * 4 + 1], 0.0, 1e-15);
-  EXPECT_NEAR(m->body_pos[3 * 4 + 2], 1 - 0.1, 1e-15);
+  // offset + spacing (i - count / 2): point (1, 1, 0) of count (3, 2, 2) is body 1 + 4 + 2
+  EXPECT_NEAR(m->body_pos[3 * 7 + 0], 0.1 * (1 - 1.5), 1e-15);
+  EXPECT_NEAR(m->body_pos[3 * 7 + 1], 0.0, 1e-15);
+  EXPECT_NEAR(m->body_pos[3 * 7 + 2], 1 - 0.1, 1e-15);
 }
 
 TEST(CompositeBodies, GridTendonsHoldTheSpacingAndPinsHaveNoJoints) {
