@@ -8,6 +8,7 @@
 // only the elements it produced.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,7 @@ void AddSkin2D(const CompositeSpec& c, ModelSpec* spec);
 void AddSkin3D(const CompositeSpec& c, ModelSpec* spec);
 
 // "<prefix><letter><i>_<j>..." names, as MuJoCo numbers composite elements.
-std::string CompositeName(const CompositeSpec& c, const char* letter, std::initializer_list<int> ix);
+std::string CompositeName(const CompositeSpec& c, const char* letter,
+                          std::initializer_list<int> ix);
 
 }  // namespace gauss::mjcf
