@@ -167,6 +167,23 @@ void CheckComposite(const XmlElement& e, const BodySpec& body, CompositeSpec* c)
   for (int i = 0; i < 3; ++i) {
     if (c->count[i] < 1) throw Error(e.Where("count"), "composite counts must be positive");
   }
+  // far beyond any model MuJoCo simulates, but bounded so that a typo is an error, not an
+  // exhausted memory
+  constexpr long long kMaxPoints = 1000000;
+  const long long points = 1LL * c->count[0] * c->count[1] * c->count[2];
+  if (points > kMaxPoints) {
+    throw Error(e.Where("count"), "a composite of " + std::to_string(points) +
+                                      " grid points; at most " + std::to_string(kMaxPoints));
+  }
+  if (c->skin && c->skin_subgrid > 0) {
+    const long long side = static_cast<long long>(c->skin_subgrid) + 1;
+    const long long n0 = (c->count[0] - 1) * side + 1, n1 = (c->count[1] - 1) * side + 1;
+    if (c->skin_subgrid > 1000 || n0 * n1 > 10 * kMaxPoints) {
+      throw Error(e.Where(), "a composite skin subgrid of " + std::to_string(c->skin_subgrid) +
+                                 " makes too many vertices (at most " +
+                                 std::to_string(10 * kMaxPoints) + " per side)");
+    }
+  }
   if (c->spacing < 1e-15) throw Error(e.Where("spacing"), "composite spacing must be positive");
   bool singleton = false;
   for (int i = 0; i < 3; ++i) {

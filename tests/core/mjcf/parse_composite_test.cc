@@ -81,6 +81,11 @@ TEST(ParseComposite, RefusedComposites) {
               "composite", "skin needs a 2D grid");
   ExpectError(R"(<composite type="box" count="3 3 1" spacing="0.1"/>)", "composite",
               "three-dimensional");
+  ExpectError(R"(<composite type="particle" count="1000 1000 2" spacing="0.1"/>)", "composite",
+              "at most 1000000");
+  ExpectError(R"(<composite type="grid" count="9 9 1" spacing="0.1"><skin subgrid="5000"/>
+              </composite>)",
+              "composite", "too many vertices");
   ExpectError(R"(<body name="rope"><composite type="rope" count="5 1 1" spacing="0.1"/></body>)",
               "composite", "must be named B<x>");
   ExpectError(R"(<body name="B7"><composite type="rope" count="5 1 1" spacing="0.1"/></body>)",
