@@ -23,6 +23,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
+// Builds one composite: bodies into the holder's subtree, tendons, equalities, excludes and
+// skins into the spec. Each type's method: (composite, holder) => (holder subtree, spec).
 class Expander {
  public:
   Expander(const CompositeSpec& c, ModelSpec* spec) : c_(c), spec_(spec) {}
@@ -121,6 +123,7 @@ double GridCoordinate(const CompositeSpec& c, int axis, int i) {
   return c.offset[axis] + c.spacing * (i - 0.5 * c.count[axis]);
 }
 
+// Unnamed bodies on three slides each, spheres. (composite) => (holder's children)
 void Expander::Particle(BodySpec* holder) {
   const double zero[3] = {0, 0, 0};
   for (int ix = 0; ix < c_.count[0]; ++ix) {
@@ -137,6 +140,8 @@ void Expander::Particle(BodySpec* holder) {
   }
 }
 
+// Bodies on slides, sites joined by tendons held at their length, shear, skin.
+// (composite) => (holder's children, spec tendons, equalities, skins)
 void Expander::Grid(BodySpec* holder) {
   const double zero[3] = {0, 0, 0};
   for (int ix = 0; ix < c_.count[0]; ++ix) {
@@ -170,7 +175,7 @@ void Expander::Grid(BodySpec* holder) {
   if (c_.skin) AddSkin2D(c_, spec_);
 }
 
-// Diagonal tendons of a 2D grid or cloth.
+// Diagonal tendons of a 2D grid or cloth, held at their length. => (spec tendons, equalities)
 void Expander::Shear() {
   for (int ix = 0; ix < c_.count[0] - 1; ++ix) {
     for (int iy = 0; iy < c_.count[1] - 1; ++iy) {
@@ -219,6 +224,8 @@ BodySpec* Expander::RopeLink(BodySpec* body, int ix, int ix1) {
   return body;
 }
 
+// The chain both ways from the holder; a loop's closing constraint and exclude.
+// (composite, holder named B<x>) => (holder subtree, spec equalities, excludes)
 void Expander::Rope(BodySpec* holder) {
   const int ox = std::atoi(holder->name.c_str() + c_.prefix.size() + 1);
   RopeLink(holder, ox, ox);
@@ -285,6 +292,8 @@ BodySpec* Expander::ClothLink(BodySpec* body, int ix, int iy, int ix1, int iy1) 
   return body;
 }
 
+// The tree from the holder, row tendons, shear, skin.
+// (composite, holder named B<x>_<y>) => (holder subtree, spec tendons, equalities, skins)
 void Expander::Cloth(BodySpec* holder) {
   const char* coords = holder->name.c_str() + c_.prefix.size() + 1;
   char* rest = nullptr;
@@ -347,6 +356,8 @@ void Expander::ProjectToShape(double pos[3]) const {
   pos[2] *= size[2];
 }
 
+// Centre geom, shell bodies on radial slides, their fix, smoothing and volume constraints,
+// skin. (composite) => (holder's geoms and children, spec tendons, equalities, skins)
 void Expander::Box(BodySpec* holder) {
   GeomSpec& center = AddGeom(holder, c_.prefix + "Gcenter");
   center.type = GeomType::kSphere;

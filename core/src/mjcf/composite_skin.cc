@@ -17,6 +17,7 @@
 namespace gauss::mjcf {
 namespace {
 
+// An empty skin "<prefix>Skin" with the composite's skin settings. (composite) => (skin)
 SkinSpec NewSkin(const CompositeSpec& c) {
   SkinSpec s;
   s.src = c.src;
@@ -28,6 +29,7 @@ SkinSpec NewSkin(const CompositeSpec& c) {
   return s;
 }
 
+// A bone on `body` bound at (x, y, 0), unrotated, with weight 1 on `vertid`. => (skin bones)
 void AddBone(SkinSpec* s, const CompositeSpec& c, const std::string& body, double x, double y,
              std::vector<int> vertid) {
   SkinBoneSpec b;
@@ -40,6 +42,7 @@ void AddBone(SkinSpec* s, const CompositeSpec& c, const std::string& body, doubl
   s->bones.push_back(b);
 }
 
+// => (skin faces)
 void Triangle(SkinSpec* s, int a, int b, int c) {
   s->face.insert(s->face.end(), {a, b, c});
 }
@@ -187,6 +190,8 @@ std::vector<double> SubgridWeights(int sub) {
   return weights;
 }
 
+// The subgrid sheet, a bone per body bound at its grid position, and each vertex weighted
+// by its cell's patch coefficients. (composite) => (skin vertices, faces, bones)
 void AddSkin2DSubgrid(const CompositeSpec& c, SkinSpec* s) {
   const int sub = c.skin_subgrid;
   const int n0 = c.count[0] + (c.count[0] - 1) * sub, n1 = c.count[1] + (c.count[1] - 1) * sub;

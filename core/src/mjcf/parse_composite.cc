@@ -125,6 +125,7 @@ void ReadCompositeChildren(const XmlElement& e, CompositeSpec* c) {
   }
 }
 
+// The <skin> child, read before the type defaults (which depend on it). => (composite skin)
 void ReadSkinChild(const XmlElement& e, CompositeSpec* c) {
   for (const XmlElement& k : e.children) {
     if (k.name != "skin") continue;
@@ -240,6 +241,7 @@ void CheckComposite(const XmlElement& e, const BodySpec& body, CompositeSpec* c)
 
 }  // namespace
 
+// (prefix, letter, coordinates) => "<prefix><letter><i>_<j>..."
 std::string CompositeName(const CompositeSpec& c, const char* letter,
                           std::initializer_list<int> ix) {
   std::string s = c.prefix + letter;
