@@ -5,7 +5,7 @@
 //  1. Compiled arrays: every array Gauss has (names, bodies, joints, dofs, geoms, sites,
 //     tendons, wraps, equalities, excludes, skins, ...) equal to MuJoCo's by CompareModels
 //     (model_compare.h: reals 1e-9 relative, float arrays 1e-7, integers and names exactly).
-//     Measured: every array bit-identical (largest relative difference 0) on all nine models.
+//     Measured: every array identical (largest relative difference 0) on all nine models.
 //     (The hand-written models are also in ModelCompileReference.HandWrittenTestModels.)
 //  2. Forward dynamics at states sampled by simulating MuJoCo from random initial velocities:
 //     the same contacts, constraint rows and solver iterations, and qacc, relative error
@@ -18,7 +18,9 @@
 //      - converged (Newton, tolerance 1e-12, both sides; not particle: 3000 dofs): 1e-8
 //        (measured at most 2.0e-9, flag's smooth dynamics; softbox 4.5e-14). Measured once,
 //        not run (1.5 CPU minutes): particle with CG at tolerance 1e-12 agrees to 6.8e-14.
-//  3. Trajectories from the initial state: 200 steps to 1e-9 where no contact changes the
+//  3. Skins: the vertices Gauss poses (gauss/visual.h) equal MuJoCo's abstract scene's
+//     (mjv_updateSkin, single precision) at simulated states to 1e-5 m (measured 4.3e-7).
+//  4. Trajectories from the initial state: 200 steps to 1e-9 where no contact changes the
 //     course (flag, rope, loop, cloth, grid2pin, chains; measured at most 2.5e-13) and to 1e-6
 //     for the shells, which land and bounce (measured 1.8e-7). particle (1000 spheres falling
 //     into a box, contacts from step 36) is chaotic: asserted to 1e-6 over the first 100 steps
@@ -38,6 +40,7 @@
 #include "constraint_pair.h"
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "gauss/visual.h"
 #include "reference/model_compare.h"
 #include "reference/mujoco_reference.h"
 #include "support/test_support.h"
@@ -55,6 +58,7 @@ struct CompositeCase {
   double run_tolerance = 1e-9;      // over all `steps`
   bool converged = true;            // also compare converged (Newton 1e-12) solutions
   int states = 10;
+  bool skin = true;  // the model has composite skins
 };
 
 std::vector<CompositeCase> Cases() {
@@ -67,6 +71,9 @@ std::vector<CompositeCase> Cases() {
   particle.run_tolerance = 1e-6;
   particle.converged = false;
   particle.states = 4;
+  particle.skin = false;
+  CompositeCase rope = sample("composite/rope.xml"), loop = sample("composite/loop.xml");
+  rope.skin = loop.skin = false;
   CompositeCase softbox = sample("composite/softbox.xml");
   softbox.forward_tolerance = 1e-5;
   softbox.exact_steps = 80;
@@ -76,8 +83,8 @@ std::vector<CompositeCase> Cases() {
   shells.exact_tolerance = shells.run_tolerance = 1e-6;
   return {particle,
           sample("composite/grid2pin.xml"),
-          sample("composite/rope.xml"),
-          sample("composite/loop.xml"),
+          rope,
+          loop,
           sample("composite/cloth.xml"),
           softbox,
           sample("flag/flag.xml"),
@@ -191,6 +198,49 @@ TEST_P(CompositeDynamics, TrajectoryMatchesMujoco) {
               first_apart);
   EXPECT_LE(worst_exact, c.exact_tolerance);
   EXPECT_LE(worst, c.run_tolerance);
+}
+
+// The skins posed by their bones (gauss/visual.h SkinVertices) against MuJoCo's abstract
+// scene (mjv_updateSkin, single precision), at states sampled by simulating MuJoCo: checks the
+// bone weights of the subgrid patches (negative ones included) in use.
+TEST_P(CompositeDynamics, SkinsFollowTheirBodiesAsInMujoco) {
+  const CompositeCase& c = GetParam();
+  if (!c.skin) GTEST_SKIP() << "no skin";
+  CompositePair p(c.path, false);
+  ASSERT_TRUE(p.mj);
+  ASSERT_GT(p.mj->nskin, 0);
+  mjvScene scn;
+  mjvOption opt;
+  mjvCamera cam;
+  mjv_defaultScene(&scn);
+  mjv_makeScene(p.mj.get(), &scn, 20000);
+  mjv_defaultOption(&opt);
+  mjv_defaultCamera(&cam);
+  const Model& m = p.engine->model();
+  std::mt19937_64 gen(7);
+  std::normal_distribution<double> nd(0, 1);
+  double worst = 0;
+  for (int s = 0; s < 3; ++s) {
+    mj_resetData(p.mj.get(), p.mjd.get());
+    for (int i = 0; i < p.mj->nv; ++i) p.mjd->qvel[i] = 0.5 * nd(gen);
+    for (int k = 0; k < 50 * (s + 1); ++k) mj_step(p.mj.get(), p.mjd.get());
+    mj_forward(p.mj.get(), p.mjd.get());
+    mjv_updateScene(p.mj.get(), p.mjd.get(), &opt, nullptr, &cam, mjCAT_ALL, &scn);
+    p.engine->Reset(p.d);
+    p.CopyInputs(/*warmstart=*/false);
+    p.engine->Forward(p.d);
+    ASSERT_EQ(scn.nskin, m.nskin);
+    for (int k = 0; k < m.nskin; ++k) {
+      std::vector<double> vert(3 * m.skin_vertnum[k]);
+      SkinVertices(m, k, p.d.xpos.data(), p.d.xquat.data(), vert.data());
+      for (std::size_t i = 0; i < vert.size(); ++i) {
+        worst = std::max(worst, std::fabs(vert[i] - scn.skinvert[3 * scn.skinvertadr[k] + i]));
+      }
+    }
+  }
+  mjv_freeScene(&scn);
+  std::printf("%s: skin vertices within %.1e m of MuJoCo's\n", c.path.c_str(), worst);
+  EXPECT_LT(worst, 1e-5);  // MuJoCo poses skins in single precision
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, CompositeDynamics, ::testing::ValuesIn(Cases()),
