@@ -136,8 +136,8 @@ for model in $models; do
     variant_options "$v"
     gs=""; m2s=""; m3s=""
     k=0
+    # shellcheck disable=SC2086  # the option strings split into words on purpose
     while [ "$k" -lt "$rounds" ]; do
-      # shellcheck disable=SC2086  # the option strings split into words on purpose
       gs="$gs $(measure "$gauss" bench "$model" $gauss_opts)"
       if [ -n "$mjref" ] && [ "$mj2_ok" = true ]; then
         m2s="$m2s $(measure "$mjref" bench "$model" $mj_opts)"
@@ -148,7 +148,9 @@ for model in $models; do
       k=$((k + 1))
     done
     # shellcheck disable=SC2086
-    g=$(median $gs); m2=$(median $m2s); m3=$(median $m3s)
+    g=$(median $gs)
+    m2=$(median $m2s)
+    m3=$(median $m3s)
     ratio=$(awk -v g="$g" -v a="$m2" -v b="$m3" -v ir="$instructions" 'BEGIN {
       best = 0
       if (a + 0 > 0) best = a + 0
