@@ -3,8 +3,8 @@
 // couples the friction rows to the normal row through Ginv cxi (h gamma/s); ip_solve.cc), so the
 // shared Cholesky (gauss/dense_cholesky.h) does not apply to it; and its complementarity weights
 // spread its scale over many orders of magnitude, which row pivoting tolerates where a Cholesky
-// of a symmetrized approximation would lose pivots. (ip's symmetric preconditioner for sparse
-// Jacobians is factored as Newton's Hessian, which does use the shared Cholesky.)
+// of a symmetrized approximation would lose pivots. (ip's symmetric preconditioner M + J' W J
+// is factored as Newton's Hessian is.)
 #pragma once
 
 #include <cmath>
