@@ -113,6 +113,38 @@ ArenaPlan KernelScratchPlan(const Model& m) {
 
 std::size_t ScratchSize(const Model& m) { return KernelScratchPlan(m).doubles(); }
 
+DataMisfit FindDataMisfit(const Model& m, const Data& d, std::size_t arena_doubles) {
+  DataMisfit misfit;
+  auto exactly = [&misfit](const char* array, std::size_t size, int needed) {
+    if (misfit.array || size == static_cast<std::size_t>(std::max(needed, 0))) return;
+    misfit = {array, size, static_cast<std::size_t>(std::max(needed, 0))};
+  };
+  const int nb = m.nbody;
+  exactly("qpos", d.qpos.size(), m.nq);
+  exactly("qvel", d.qvel.size(), m.nv);
+  exactly("act", d.act.size(), m.na);
+  exactly("ctrl", d.ctrl.size(), m.nu);
+  exactly("xpos", d.xpos.size(), 3 * nb);
+  exactly("xanchor", d.xanchor.size(), 3 * m.njnt);
+  exactly("geom_xpos", d.geom_xpos.size(), 3 * m.ngeom);
+  exactly("site_xpos", d.site_xpos.size(), 3 * m.nsite);
+  exactly("mocap_pos", d.mocap_pos.size(), 3 * m.nmocap);
+  exactly("eq_active", d.eq_active.size(), m.neq);
+  exactly("sensordata", d.sensordata.size(), m.nsensordata);
+  exactly("qM", d.qM.size(), m.nM);
+  exactly("ten_J", d.ten_J.size(), m.ntendon * m.nv);
+  exactly("actuator_moment", d.actuator_moment.size(), m.nu * m.nv);
+  exactly("contact", d.contact.size(), m.nconmax);
+  exactly("efc_force", d.efc_force.size(), m.njmax);
+  exactly("efc_J", d.efc_J.size(), m.njmax * (IsSparse(m) ? MaxRowNonzeros(m) : m.nv));
+  exactly("island_contact", d.island_contact.size(), UsesIslands(m) ? m.nconmax : 0);
+  if (misfit.array) return misfit;
+  const std::size_t trace = static_cast<std::size_t>(std::max(m.opt.iterations, 1));
+  if (d.solver_trace.size() < trace) return {"solver_trace", d.solver_trace.size(), trace};
+  if (d.arena.capacity() < arena_doubles) return {"arena", d.arena.capacity(), arena_doubles};
+  return misfit;
+}
+
 void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   ForEachArray(m, d, [](std::vector<double>& a, int n) { a.assign(std::max(n, 0), 0.0); });
   d.eq_active.assign(m.neq, 0);

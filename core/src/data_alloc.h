@@ -15,6 +15,19 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch = 0);
 // derived quantity and warning counter zero.
 void ResetData(const Model& m, Data& d);
 
+// A size of `d` that does not fit model m and an engine step needing `arena_doubles` of scratch:
+// the array's name, its size and the size needed (array == nullptr: d fits).
+struct DataMisfit {
+  const char* array = nullptr;
+  std::size_t size = 0;
+  std::size_t needed = 0;
+};
+// Reads the sizes of d's arrays. One array per model dimension must have exactly the size
+// AllocateData gives it (so the Jacobian's tells dense from sparse), solver_trace at least
+// opt.iterations entries and the arena at least arena_doubles: a handful of integer compares,
+// cheap enough for every step.
+DataMisfit FindDataMisfit(const Model& m, const Data& d, std::size_t arena_doubles);
+
 // The kernel's stages' declared scratch (gauss/arena.h), stage by stage, and its peak: the
 // number of doubles they take from the arena at most for model m.
 ArenaPlan KernelScratchPlan(const Model& m);

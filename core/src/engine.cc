@@ -77,6 +77,7 @@ Engine::Engine(std::shared_ptr<const Model> model, const Config& config, PluginR
   ApplyConfig(config_, model_->opt);
   if (model_->body_treeid.size() != static_cast<std::size_t>(model_->nbody)) CompileTrees(*model_);
   plugins_ = std::make_unique<Plugins>(*model_, config_, registry);
+  arena_doubles_ = ScratchSize(*model_) + plugins_->ScratchDoubles(*model_);
 }
 
 Engine::~Engine() = default;
@@ -113,12 +114,23 @@ void Engine::ResetToKeyframe(Data& d, int key) const {
 
 // ---------------------------------------------------------------- forward dynamics
 
+void Engine::RequireOwnData(const Data& d, const char* call) const {
+  const DataMisfit misfit = FindDataMisfit(*model_, d, arena_doubles_);
+  if (!misfit.array) return;
+  throw Error(std::string("Engine::") + call + ": this Data was not made for this engine (its " +
+              misfit.array + " has " + std::to_string(misfit.size) + " entries, the engine's " +
+              "model and configuration need " + std::to_string(misfit.needed) +
+              "); make it with this Engine's MakeData(), and move a state between engines " +
+              "with GetState/SetState (gauss/state.h)");
+}
+
 void Engine::Forward(Data& d) const {
   ForwardSkip(d, Stage::kNone, false);
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);  // 24. diagnostics
 }
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
+  RequireOwnData(d, "Forward");
   const ScopedTimer timer(StageStat(d, Timer::kForward));
   if (skip == Stage::kNone && SleepEnabled(*model_)) {
     // every tree asleep and nothing woke one: every result stays as it was (sleep.h)
@@ -253,6 +265,7 @@ bool Engine::CheckState(Data& d, Warning which, const std::vector<double>& value
 void Engine::Step(Data& d) const { StepSkip(d, Stage::kNone, false); }
 
 void Engine::StepSkip(Data& d, Stage skip, bool skip_sensors) const {
+  RequireOwnData(d, "Step");
   const ScopedTimer timer(StageStat(d, Timer::kStep));
   // a reset by a divergence check invalidates the stages the caller wanted to reuse
   bool reset = CheckState(d, Warning::kBadQpos, d.qpos);  //  1. divergence checks
@@ -264,6 +277,7 @@ void Engine::StepSkip(Data& d, Stage skip, bool skip_sensors) const {
 }
 
 void Engine::Step1(Data& d) const {
+  RequireOwnData(d, "Step1");
   // Step1 + Step2 are one step: the time of both, one call (counted by Step2)
   TimerStat* step = StageStat(d, Timer::kStep);
   const std::int64_t start = step ? ProfileClockNs() : 0;
@@ -278,6 +292,7 @@ void Engine::Step1(Data& d) const {
 }
 
 void Engine::Step2(Data& d) const {
+  RequireOwnData(d, "Step2");
   const ScopedTimer timer(StageStat(d, Timer::kStep));
   AccelerationStage(d, false);
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);

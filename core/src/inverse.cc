@@ -30,6 +30,7 @@ void InverseConstraintForce(const Model& m, Data& d) {
 
 // (qpos, qvel, qacc, ...) => (qfrc_inverse, efc_force, qfrc_constraint, qfrc_bias, ...)
 void Engine::Inverse(Data& d) const {
+  RequireOwnData(d, "Inverse");
   const Model& m = *model_;
   PositionStage(d);
   VelocityStage(d);

@@ -120,12 +120,16 @@ class Engine {
   void SolveConstraints(Data& d) const;
   void CompareForwardInverse(Data& d) const;
   bool CheckState(Data& d, Warning which, const std::vector<double>& values) const;
+  // Throws gauss::Error, naming `call` and the first array that does not fit, when d was not
+  // made for this engine's model and configuration (data_alloc.h: FindDataMisfit).
+  void RequireOwnData(const Data& d, const char* call) const;
 
   std::shared_ptr<Model> model_;
   Config config_;
   ControlCallback control_;
   struct Plugins;
   std::unique_ptr<Plugins> plugins_;
+  std::size_t arena_doubles_ = 0;  // scratch a step takes at most: the kernel's and the plugins'
 };
 
 }  // namespace gauss

@@ -1,7 +1,10 @@
 // Dense LU factorization with partial pivoting, for the interior-point solver's exact Newton
-// matrix on models with a dense Jacobian (nv < 60): H is not symmetric, and its
-// complementarity weights spread its scale over many orders of magnitude, which row pivoting
-// tolerates where a Cholesky of an approximation would lose pivots.
+// matrix on models with a dense Jacobian (nv < 60): H = M + J' Y J is not symmetric (per cone, Y
+// couples the friction rows to the normal row through Ginv cxi (h gamma/s); ip_solve.cc), so the
+// shared Cholesky (gauss/dense_cholesky.h) does not apply to it; and its complementarity weights
+// spread its scale over many orders of magnitude, which row pivoting tolerates where a Cholesky
+// of a symmetrized approximation would lose pivots. (ip's symmetric preconditioner M + J' W J
+// is factored as Newton's Hessian is.)
 #pragma once
 
 #include <cmath>

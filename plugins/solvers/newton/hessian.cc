@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "gauss/dense_cholesky.h"
 #include "gauss/math.h"
 
 namespace gauss {
@@ -18,32 +20,6 @@ namespace gauss {
 namespace {
 
 constexpr int kMaxDim = 6;
-
-// Dense Cholesky of the lower triangle of an n x n row-major matrix, skipping each row's leading
-// zeros: first[i] is the first nonzero column of row i, and L keeps that envelope (bodies that
-// touch nothing but the world give block-diagonal H, whose blocks factor independently).
-bool Cholesky(double* H, int n, int* first) {
-  for (int i = 0; i < n; ++i) {
-    int f = 0;
-    while (f < i && H[i * n + f] == 0) ++f;
-    first[i] = f;
-  }
-  for (int j = 0; j < n; ++j) {
-    double* Lj = H + j * n;
-    const int fj = first[j];
-    const double diag = Lj[j] - math::DotN(Lj + fj, Lj + fj, j - fj);
-    if (!(diag > 0)) return false;
-    const double ljj = std::sqrt(diag);
-    Lj[j] = ljj;
-    for (int i = j + 1; i < n; ++i) {
-      if (first[i] > j) continue;
-      double* Li = H + i * n;
-      const int f = std::max(first[i], fj);
-      Li[j] = (Li[j] - math::DotN(Li + f, Lj + f, j - f)) / ljj;
-    }
-  }
-  return true;
-}
 
 // A dense block of the constraint part of H over n increasing columns (lower triangle used).
 struct Block {
@@ -154,7 +130,9 @@ bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, c
   for (int i = 0; i < nv * nv; ++i) dense_[i] = 0;
   p.M->AddToDense(dense_);
   AddConstraintHessian(p, jar, state, dense_);
-  return Cholesky(dense_, nv, first_);
+  // a pivot must be positive (H > 0 in exact arithmetic); the envelope skips H's zero blocks
+  return DenseCholeskyFactor(dense_, nv, std::numeric_limits<double>::denorm_min(),
+                             SmallPivot::kFail, first_) == kCholeskyComplete;
 }
 
 bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, const int* state,
@@ -261,19 +239,7 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
 
 void NewtonHessian::Solve(double* x) const {
   if (!is_sparse_) {
-    const int n = nv_;
-    const double* L = dense_;
-    for (int i = 0; i < n; ++i) {
-      const double* Li = L + i * n;
-      x[i] = (x[i] - math::DotN(Li + first_[i], x + first_[i], i - first_[i])) / Li[i];
-    }
-    // L' x = y by rows of L: once x[i] is known, remove its share from the earlier unknowns
-    for (int i = n - 1; i >= 0; --i) {
-      const double* Li = L + i * n;
-      x[i] /= Li[i];
-      const double xi = x[i];
-      for (int k = first_[i]; k < i; ++k) x[k] -= Li[k] * xi;
-    }
+    DenseCholeskySolve(dense_, nv_, first_, x);
     return;
   }
   // the sparse factor works in reverse dof order

@@ -1,5 +1,6 @@
-// Newton's Hessian H = M + J' s''(jar) J and its factorization: dense Cholesky for small
-// models, sparse L D L' (gauss/sparse_ldl.h) in reverse dof order when the Jacobian is sparse.
+// Newton's Hessian H = M + J' s''(jar) J and its factorization: dense Cholesky
+// (gauss/dense_cholesky.h) for small models, sparse L D L' (gauss/sparse_ldl.h) in reverse dof
+// order when the Jacobian is sparse.
 #pragma once
 
 #include "gauss/arena.h"

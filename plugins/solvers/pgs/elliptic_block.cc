@@ -14,13 +14,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "small_cholesky.h"
+#include "gauss/dense_cholesky.h"
 
 namespace gauss {
 
 void SolveSpd(double* S, int k, double* x, const double* r) {
-  SmallCholesky(S, k, 1e-300, /*clamp=*/true);
-  SmallCholeskySolve(S, k, r, x);
+  DenseCholeskyFactor(S, k, 1e-300, SmallPivot::kClamp);
+  std::copy(r, r + k, x);
+  DenseCholeskySolve(S, k, nullptr, x);
 }
 
 namespace {

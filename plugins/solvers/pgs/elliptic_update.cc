@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "gauss/dense_cholesky.h"
 #include "gauss/types.h"
-#include "small_cholesky.h"
 
 namespace gauss {
 
@@ -40,17 +40,19 @@ bool EllipseQP(const double* A, const double* b, const double* d, double r, int 
     double L[(kMaxDim - 1) * (kMaxDim - 1)];
     std::copy(Ay, Ay + n * n, L);
     for (int i = 0; i < n; ++i) L[i * n + i] += lambda;
-    if (!SmallCholesky(L, n, kQpThreshold, /*clamp=*/false)) {
+    if (DenseCholeskyFactor(L, n, kQpThreshold, SmallPivot::kFail) != kCholeskyComplete) {
       std::fill(x, x + n, 0.0);
       return false;
     }
-    SmallCholeskySolve(L, n, by, y);
+    std::copy(by, by + n, y);
+    DenseCholeskySolve(L, n, nullptr, y);
     for (int i = 0; i < n; ++i) y[i] = -y[i];
     const double excess = Dot(y, y, n) - r * r;
     if (excess < kQpThreshold) break;
     // d|y|^2/dlambda = -2 y'(Ay + lambda I)^-1 y
     double z[kMaxDim - 1];
-    SmallCholeskySolve(L, n, y, z);
+    std::copy(y, y + n, z);
+    DenseCholeskySolve(L, n, nullptr, z);
     const double slope = -2 * Dot(y, z, n);
     const double step = -excess / slope;
     if (step < kQpThreshold) break;
