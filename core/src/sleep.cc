@@ -11,14 +11,28 @@
 namespace gauss {
 namespace {
 
-// True when any of n values has a bit set (so -0.0 counts, as the spec asks).
+// True when any of n values has a bit set (so -0.0 counts, as the spec asks). The bits are
+// or-ed without early exit: every sleeping tree is checked every step, mostly all zero.
 bool AnyBitSet(const double* v, int n) {
+  std::uint64_t any = 0;
   for (int i = 0; i < n; ++i) {
     std::uint64_t bits;
     std::memcpy(&bits, v + i, sizeof(bits));
-    if (bits != 0) return true;
+    any |= bits;
   }
-  return false;
+  return any != 0;
+}
+
+// True when a and b (n values) differ in any bit.
+bool BitsDiffer(const double* a, const double* b, int n) {
+  std::uint64_t any = 0;
+  for (int i = 0; i < n; ++i) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, sizeof(x));
+    std::memcpy(&y, b + i, sizeof(y));
+    any |= x ^ y;
+  }
+  return any != 0;
 }
 
 // Calls fn(tree) for each tree (>= 0) that the objects of tendon t move with.
@@ -73,7 +87,7 @@ bool QposChanged(const Model& m, const Data& d, int t) {
   TreeQposRange(m, t, &begin, &end);
   const double* now = d.qpos.data();
   const double* then = d.qpos_sleep.data();
-  if (std::memcmp(now + begin, then + begin, sizeof(double) * (end - begin)) == 0) return false;
+  if (!BitsDiffer(now + begin, then + begin, end - begin)) return false;
   const int first = m.dof_jntid[m.tree_dofadr[t]];
   const int last = m.dof_jntid[m.tree_dofadr[t] + m.tree_dofnum[t] - 1];
   for (int j = first; j <= last; ++j) {
