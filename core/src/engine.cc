@@ -115,7 +115,7 @@ void Engine::Forward(Data& d) const {
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
   const ScopedTimer timer(StageStat(d, Timer::kForward));
-  if (skip == Stage::kNone && SleepEnabled(*model_)) {
+  if (skip == Stage::kNone && SleepEnabled(*model_) && d.ntree_awake == 0) {
     // every tree asleep and nothing woke one: every result stays as it was (sleep.h)
     WakeTrees(*model_, d);
     if (EverythingAsleep(*model_, d)) {
