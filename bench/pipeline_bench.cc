@@ -7,7 +7,8 @@
 //
 //   gauss_pipeline_bench [--benchmark_filter=humanoid]
 // The constraint solvers and collision against model size have their own programs
-// (solver_bench, collision_bench); integrators are in integrator_bench.
+// (solver_bench, collision_bench); integrators are in integrator_bench. step_few_awake times a
+// step of the sleeping rest_pile with a few trees awake.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -91,7 +92,28 @@ void Register(const std::string& stage, const std::string& path, StageFn fn) {
   })->Unit(benchmark::kMicrosecond);
 }
 
+// Engine::Step on models/rest_pile.xml once its 120 objects sleep, with `awake` spheres kept
+// spinning in place by a velocity the user writes before every step (as a user perturbing the
+// scene would): what sleeping saves while a few trees are awake (docs/islands.md, Speed).
+void RegisterFewAwake() {
+  for (int awake : {1, 5}) {
+    const std::string name = "step_few_awake/rest_pile/" + std::to_string(awake);
+    benchmark::RegisterBenchmark(name.c_str(), [awake](benchmark::State& state) {
+      const Engine engine(LoadModel(std::string(GAUSS_MODEL_DIR) + "/rest_pile.xml"));
+      const Model& m = engine.model();
+      Data d = engine.MakeData();
+      for (int k = 0; k < 3000 && d.ntree_awake > 0; ++k) engine.Step(d);
+      for (auto _ : state) {
+        for (int k = 0; k < awake; ++k) d.qvel[m.body_dofadr[2 + 21 * k] + 5] = 2.0;  // spheres
+        engine.Step(d);
+      }
+      state.counters["awake_trees"] = d.ntree_awake;
+    })->Unit(benchmark::kMicrosecond);
+  }
+}
+
 void RegisterAll() {
+  RegisterFewAwake();
   for (const std::string& path : ModelPaths()) {
     Register("kinematics", path, [](const Engine& e, Data& d) { Kinematics(e.model(), d); });
     Register("com", path, [](const Engine& e, Data& d) { ComPosition(e.model(), d); });

@@ -330,8 +330,9 @@ RunResult RunOne(const RunSetup& setup, std::uint64_t seed, Workspace& ws,
     acc.cost = 0;
     acc.gradient = 0;
     if (d.solver_iter > 0) {
-      acc.cost = d.solver_trace[d.solver_iter - 1].cost;
-      acc.gradient = d.solver_trace[d.solver_iter - 1].gradient;
+      const SolverIteration last = FinalSolverIteration(engine.model(), d);  // over islands
+      acc.cost = last.cost;
+      acc.gradient = last.gradient;
     }
     if (trace_due) {
       result.trace[row + 2] = d.solver_iter;

@@ -195,13 +195,13 @@ struct SolverStats {
   int iter_max = 0;
   SolverIteration last;
 
-  void Add(const Data& d) {
+  void Add(const Model& m, const Data& d) {
     ++steps;
     if (d.solver_iter <= 0) return;
     ++iterating;
     iter_sum += d.solver_iter;
     iter_max = std::max(iter_max, d.solver_iter);
-    last = d.solver_trace[d.solver_iter - 1];
+    last = FinalSolverIteration(m, d);  // over islands when they are on (engine.h)
   }
   void Print() const {
     std::printf("solver iterations: mean %.3g over %ld steps with constraints (of %ld), max %d\n",
@@ -379,7 +379,7 @@ int RunCommand(const std::vector<std::string>& argv) {
     engine.Step(d);
     step_time += Clock::now() - t0;
     const long step_resets = totals.Add(d);
-    if (profile) solver_stats.Add(d);
+    if (profile) solver_stats.Add(m, d);
     if (row_due) {
       row.SaveSensors(d);
       if (contacts) contacts->WriteContacts(writer->rows(), row.time, m, d);

@@ -34,6 +34,7 @@
 #include "jacobian.h"
 #include "pipeline.h"
 #include "profile_timer.h"
+#include "sleep.h"
 
 namespace gauss {
 
@@ -346,8 +347,12 @@ void SmoothAcceleration(const Model& m, Data& d) {
     d.qfrc_smooth[i] = d.qfrc_passive[i] - d.qfrc_bias[i] + d.qfrc_applied[i] + d.qfrc_actuator[i];
   }
   AddCartesianForces(m, d, d.xfrc_applied.data(), d.qfrc_smooth.data());
-  std::copy(d.qfrc_smooth.begin(), d.qfrc_smooth.end(), d.qacc_smooth.begin());
-  SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data());
+  // frozen sleeping trees keep their qacc_smooth (sleep.h); M is block-diagonal over trees
+  ForEachLiveDofRun(m, d, SkipFrozen(m, d), [&](int begin, int end) {
+    std::copy(d.qfrc_smooth.begin() + begin, d.qfrc_smooth.begin() + end,
+              d.qacc_smooth.begin() + begin);
+    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data(), begin, end);
+  });
 }
 
 }  // namespace gauss

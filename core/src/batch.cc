@@ -48,15 +48,15 @@ void Batch::ForEach(int n, const std::function<void(Data&, int)>& fn) {
 namespace {
 
 // (d before and after a step) => the step's statistics.
-void RecordStats(const Data& d, const std::array<int, kNumWarnings>& warnings_before,
-                 StepStats& s) {
+void RecordStats(const Model& m, const Data& d,
+                 const std::array<int, kNumWarnings>& warnings_before, StepStats& s) {
   s.ncon = d.ncon;
   s.nefc = d.nefc;
   s.solver_iter = d.solver_iter;
-  const bool solved = d.nefc > 0 && d.solver_iter > 0 &&
-                      d.solver_iter <= static_cast<int>(d.solver_trace.size());
-  s.solver_cost = solved ? d.solver_trace[d.solver_iter - 1].cost : 0;
-  s.solver_gradient = solved ? d.solver_trace[d.solver_iter - 1].gradient : 0;
+  const SolverIteration last = FinalSolverIteration(m, d);  // over islands (engine.h)
+  const bool solved = d.nefc > 0 && d.solver_iter > 0;
+  s.solver_cost = solved ? last.cost : 0;
+  s.solver_gradient = solved ? last.gradient : 0;
   s.warnings = 0;
   s.warning_bits = 0;
   for (int w = 0; w < kNumWarnings; ++w) {
@@ -94,7 +94,7 @@ void Batch::Rollout(const RolloutRequest& r) {
       if (r.sensordata) {
         std::copy(d.sensordata.begin(), d.sensordata.end(), r.sensordata + row * m.nsensordata);
       }
-      if (r.stats) RecordStats(d, warnings_before, r.stats[row]);
+      if (r.stats) RecordStats(m, d, warnings_before, r.stats[row]);
     }
   });
 }

@@ -9,6 +9,7 @@
 #include "gauss/math.h"
 #include "inertia.h"
 #include "pipeline.h"
+#include "sleep.h"
 
 namespace gauss {
 
@@ -41,8 +42,11 @@ void ComPosition(const Model& m, Data& d) {
     }
   }
 
-  // 2. body inertias about their tree's reference point
+  // 2. body inertias about their tree's reference point (1. stays complete: the world's
+  //    subtree com sums every tree, and a frozen tree's values come out as they were)
+  const bool skip = SkipFrozen(m, d);
   for (int b = 1; b < m.nbody; ++b) {
+    if (skip && BodyFrozen(m, d, b)) continue;
     double offset[3];
     Sub3(offset, d.xipos.data() + 3 * b, com + 3 * m.body_rootid[b]);
     SetBodyInertia(d.cinert.data() + 10 * b, d.ximat.data() + 9 * b,
@@ -52,6 +56,7 @@ void ComPosition(const Model& m, Data& d) {
   // 3. dof motion axes, joint by joint
   for (int j = 0; j < m.njnt; ++j) {
     const int b = m.jnt_bodyid[j];
+    if (skip && BodyFrozen(m, d, b)) continue;
     const double* ref = com + 3 * m.body_rootid[b];
     const double* anchor = d.xanchor.data() + 3 * j;
     const double* axis = d.xaxis.data() + 3 * j;
@@ -89,7 +94,9 @@ void ComPosition(const Model& m, Data& d) {
 // (qvel, cdof) => (cvel, cdof_dot)
 void ComVelocity(const Model& m, Data& d) {
   for (int c = 0; c < 6; ++c) d.cvel[c] = 0;
+  const bool skip = SkipFrozen(m, d);
   for (int b = 1; b < m.nbody; ++b) {
+    if (skip && BodyFrozen(m, d, b)) continue;
     double vel[6];
     const double* parent_vel = d.cvel.data() + 6 * m.body_parentid[b];
     for (int c = 0; c < 6; ++c) vel[c] = parent_vel[c];

@@ -78,6 +78,7 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.cfrc_int, 6 * nb);
   fn(d.cfrc_ext, 6 * nb);
   fn(d.subtree_linvel, 3 * nb);
+  fn(d.qpos_sleep, m.nq);
   fn(d.subtree_angmom, 3 * nb);
 }
 
@@ -158,10 +159,13 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   d.efc_J_rownnz.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_rowadr.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_colind.assign(IsSparse(m) ? static_cast<std::size_t>(nj) * MaxRowNonzeros(m) : 0, 0);
-  d.solver_trace.assign(std::max(m.opt.iterations, 1), SolverIteration());
+  // with islands, one trace per island (at most ntree islands)
+  const int traces = UsesIslands(m) ? std::max(m.ntree, 1) : 1;
+  d.solver_trace.assign(static_cast<std::size_t>(std::max(m.opt.iterations, 1)) * traces,
+                        SolverIteration());
   const int nt = std::max(m.ntree, 0);
   for (auto* v : {&d.tree_island, &d.island_ntree, &d.island_nv, &d.island_nefc,
-                  &d.island_dofadr, &d.island_efcadr, &d.island_iter, &d.tree_asleep}) {
+                  &d.island_dofadr, &d.island_efcadr, &d.island_iter, &d.tree_asleep, &d.tree_frozen}) {
     v->assign(nt, 0);
   }
   for (auto* v : {&d.dof_island, &d.island_dofind}) v->assign(m.nv, 0);

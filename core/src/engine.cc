@@ -38,14 +38,14 @@ void IntegrateTimed(const Engine& engine, const Integrator& integrator, const ch
       d.time += m.opt.timestep;
       return;
     }
-    // sleeping trees keep their qpos and zero qvel whatever the integrator does; then the
-    // countdown and falling asleep (sleep.h)
+    // the countdown and falling asleep; sleeping trees, those that fell asleep now included,
+    // keep their qpos from before the step and zero qvel whatever the integrator did (sleep.h)
     ArenaScope scope(d.arena);
-    double* frozen = d.arena.Doubles(m.nq);
-    SaveSleepingPositions(m, d, frozen);
+    double* before = d.arena.Doubles(m.nq);
+    SaveSleepingPositions(d, before);
     IntegratePlugin(engine, integrator, name, d);
-    RestoreSleepingPositions(m, d, frozen);
     UpdateSleep(m, d);
+    FreezeSleepingPositions(m, d, before);
     return;
   }
   IntegratePlugin(engine, integrator, name, d);
@@ -132,7 +132,7 @@ void Engine::Forward(Data& d) const {
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
   RequireOwnData(d, "Forward");
   const ScopedTimer timer(StageStat(d, Timer::kForward));
-  if (skip == Stage::kNone && SleepEnabled(*model_)) {
+  if (skip == Stage::kNone && SleepEnabled(*model_) && d.ntree_awake == 0) {
     // every tree asleep and nothing woke one: every result stays as it was (sleep.h)
     WakeTrees(*model_, d);
     if (EverythingAsleep(*model_, d)) {
@@ -204,6 +204,8 @@ void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
   SolveConstraints(d);                         // 21. constraint forces [plugin: ConstraintSolver]
   // 22. sensors that need accelerations and forces [plugin: Sensor]
   if (!skip_sensors) EvaluateSensors(m, d, Stage::kAcceleration, plugins_->sensor_groups);
+  // trees asleep now were evaluated at rest: from the next evaluation on, stages skip them
+  if (SleepEnabled(m)) MarkFrozenTrees(m, d);
 }
 
 // (constraint problem, qacc_smooth, qacc_warmstart) => (qacc, efc_force, efc_state,

@@ -2,11 +2,13 @@
 // tree-sparse matrix qM, and its L'DL factorization.
 #include "inertia.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "gauss/math.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
+#include "sleep.h"
 
 namespace gauss {
 
@@ -56,38 +58,50 @@ void MulInertiaVec(double* res, const double* cinert, const double* vec) {
 void CompositeInertia(const Model& m, Data& d) {
   // 1. composite inertias: each body plus its subtree, accumulated from the leaves. Trees are
   //    never merged into the world body (they use different reference points).
-  for (int i = 0; i < 10 * m.nbody; ++i) d.crb[i] = d.cinert[i];
+  //    Frozen sleeping trees are skipped (sleep.h): their crb and rows of qM stay as they were.
+  const bool skip = SkipFrozen(m, d);
+  for (int b = 0; b < m.nbody; ++b) {
+    if (skip && BodyFrozen(m, d, b)) continue;
+    for (int k = 0; k < 10; ++k) d.crb[10 * b + k] = d.cinert[10 * b + k];
+  }
   for (int b = m.nbody - 1; b > 0; --b) {
     const int parent = m.body_parentid[b];
-    if (parent == 0) continue;
+    if (parent == 0 || (skip && BodyFrozen(m, d, b))) continue;
     for (int k = 0; k < 10; ++k) d.crb[10 * parent + k] += d.crb[10 * b + k];
   }
 
   // 2. M(i, j) = cdof_j' crb(body of i) cdof_i for j = i and every ancestor dof of i: the
   //    force needed to accelerate dof i, projected on the dofs that carry it.
-  for (int i = 0; i < m.nv; ++i) {
-    double force[6];
-    MulInertiaVec(force, d.crb.data() + 10 * m.dof_bodyid[i], d.cdof.data() + 6 * i);
-    int adr = m.dof_Madr[i];
-    for (int j = i; j >= 0; j = m.dof_parentid[j]) {
-      const double* cdof_j = d.cdof.data() + 6 * j;
-      double dot = 0;
-      for (int c = 0; c < 6; ++c) dot += cdof_j[c] * force[c];
-      d.qM[adr++] = dot;
+  ForEachLiveDofRun(m, d, skip, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      double force[6];
+      MulInertiaVec(force, d.crb.data() + 10 * m.dof_bodyid[i], d.cdof.data() + 6 * i);
+      int adr = m.dof_Madr[i];
+      for (int j = i; j >= 0; j = m.dof_parentid[j]) {
+        const double* cdof_j = d.cdof.data() + 6 * j;
+        double dot = 0;
+        for (int c = 0; c < 6; ++c) dot += cdof_j[c] * force[c];
+        d.qM[adr++] = dot;
+      }
+      d.qM[m.dof_Madr[i]] += m.dof_armature[i];
     }
-    d.qM[m.dof_Madr[i]] += m.dof_armature[i];
-  }
+  });
 }
 
 // qM => (qLD, qLDiagInv, qLDiagSqrtInv)
+// Frozen sleeping trees are skipped (sleep.h): each tree's block is factored on its own.
 void FactorInertia(const Model& m, Data& d) {
-  for (int i = 0; i < m.nM; ++i) d.qLD[i] = d.qM[i];
-  const int bad = FactorLTDL(m, d.qLD.data(), d.qLDiagInv.data());
+  int bad = -1;  // the highest dof with a bad pivot, as one factorization over all dofs finds
+  ForEachLiveDofRun(m, d, SkipFrozen(m, d), [&](int begin, int end) {
+    const int adr_end = end < m.nv ? m.dof_Madr[end] : m.nM;
+    for (int i = m.dof_Madr[begin]; i < adr_end; ++i) d.qLD[i] = d.qM[i];
+    bad = std::max(bad, FactorLTDL(m, d.qLD.data(), d.qLDiagInv.data(), begin, end));
+    for (int i = begin; i < end; ++i) d.qLDiagSqrtInv[i] = std::sqrt(d.qLDiagInv[i]);
+  });
   if (bad >= 0) {
     ++d.warning_count[static_cast<int>(Warning::kInertia)];
     d.warning_index[static_cast<int>(Warning::kInertia)] = bad;
   }
-  for (int i = 0; i < m.nv; ++i) d.qLDiagSqrtInv[i] = std::sqrt(d.qLDiagInv[i]);
 }
 
 }  // namespace gauss

@@ -28,7 +28,8 @@ void FindIslands(const Model& m, Data& d);
 // largest iteration count and whether every island converged): each island's rows and dofs
 // (and its block of M, J, contacts, warmstart) are copied into a problem of its own and solved
 // by `solver`; dofs outside every island get qacc_smooth, rows outside every island the force
-// of their penalty at J qacc - aref. `trace` (may be null) receives island 0's iterations.
+// of their penalty at J qacc - aref. `trace` (may be null; capacity p.iterations * nisland)
+// receives island k's iterations from k * p.iterations on.
 SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& solver, Data& d,
                            SolverIteration* trace);
 

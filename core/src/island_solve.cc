@@ -186,7 +186,10 @@ SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& s
     copy.p.M = &ops;
     double* qacc = d.arena.Doubles(copy.p.nv);
     double* force = d.arena.Doubles(copy.p.nefc);
-    const SolverResult r = solver.Solve(copy.p, d.arena, qacc, force, k == 0 ? trace : nullptr);
+    // island k's statistics go to its own stretch of the trace (gauss/data.h)
+    SolverIteration* island_trace = trace ? trace + static_cast<std::size_t>(k) * p.iterations
+                                          : nullptr;
+    const SolverResult r = solver.Solve(copy.p, d.arena, qacc, force, island_trace);
     d.island_iter[k] = r.iterations;
     total.iterations = std::max(total.iterations, r.iterations);
     total.converged = total.converged && r.converged;
@@ -209,6 +212,25 @@ SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& s
     }
   }
   return total;
+}
+
+SolverIteration FinalSolverIteration(const Model& m, const Data& d) {
+  SolverIteration out;
+  if (d.solver_iter <= 0) return out;
+  if (!UsesIslands(m)) return d.solver_trace[d.solver_iter - 1];
+  const std::size_t stride = static_cast<std::size_t>(std::max(m.opt.iterations, 1));
+  for (int k = 0; k < d.nisland; ++k) {
+    if (d.island_iter[k] <= 0) continue;
+    const SolverIteration& last = d.solver_trace[k * stride + d.island_iter[k] - 1];
+    out.cost += last.cost;  // the problem separates by island: its cost is their sum
+    out.gradient = std::max(out.gradient, last.gradient);
+    out.improvement = std::max(out.improvement, last.improvement);
+    out.residual = std::max(out.residual, last.residual);
+    out.complementarity = std::max(out.complementarity, last.complementarity);
+    out.step = std::max(out.step, last.step);
+    out.condition = std::max(out.condition, last.condition);
+  }
+  return out;
 }
 
 }  // namespace gauss

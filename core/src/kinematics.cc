@@ -32,10 +32,11 @@ void Kinematics(const Model& m, Data& d) {
   Zero3(d.xipos.data());
   QuatToMat(d.ximat.data(), d.xquat.data());
 
-  // bodies in tree order: a parent always precedes its children. Bodies of sleeping trees
-  // keep their frames (their qpos is frozen; sleep.h)
+  // bodies in tree order: a parent always precedes its children. Bodies of frozen sleeping
+  // trees keep their frames (their qpos is frozen; sleep.h)
+  const bool skip = SkipFrozen(m, d);
   for (int b = 1; b < m.nbody; ++b) {
-    if (BodyAsleep(m, d, b)) continue;
+    if (skip && BodyFrozen(m, d, b)) continue;
     double pos[3], quat[4];
     const int jntadr = m.body_jntadr[b];
     const int jntnum = m.body_jntnum[b];
@@ -123,12 +124,12 @@ void Kinematics(const Model& m, Data& d) {
 
   // geoms and sites: fixed frames in their bodies
   for (int g = 0; g < m.ngeom; ++g) {
-    if (BodyAsleep(m, d, m.geom_bodyid[g])) continue;
+    if (skip && BodyFrozen(m, d, m.geom_bodyid[g])) continue;
     FixedFrame(d, m.geom_bodyid[g], m.geom_pos.data() + 3 * g, m.geom_quat.data() + 4 * g,
                d.geom_xpos.data() + 3 * g, d.geom_xmat.data() + 9 * g);
   }
   for (int s = 0; s < m.nsite; ++s) {
-    if (BodyAsleep(m, d, m.site_bodyid[s])) continue;
+    if (skip && BodyFrozen(m, d, m.site_bodyid[s])) continue;
     FixedFrame(d, m.site_bodyid[s], m.site_pos.data() + 3 * s, m.site_quat.data() + 4 * s,
                d.site_xpos.data() + 3 * s, d.site_xmat.data() + 9 * s);
   }

@@ -3,6 +3,9 @@
 // engine.cc strings them together, one line per stage (stage 21, the constraint solve, is
 // Engine::SolveConstraints: it calls the solver plugin). Helpers the stages share live in
 // jacobian.h, passive.h, actuation.h, collision.h, constraint_assembly.h and sensors.h.
+// With sleep on, the stages skip the bodies and dofs of frozen sleeping trees (sleep.h:
+// kinematics, the com quantities, crb/qM and its factor, cvel, the bias force, qacc_smooth),
+// whose values then stay those of their last evaluation.
 #pragma once
 
 #include <vector>
@@ -74,7 +77,8 @@ void ReferenceAcceleration(const Model& m, Data& d);
 
 // 18. rne.cc: (cinert, cvel, cdof, cdof_dot, qvel [, qacc]) => result (nv): inverse dynamics by
 // the recursive Newton-Euler algorithm. With with_acc false this is the bias force c(q, v)
-// (Coriolis, centrifugal, gravity). Also writes cacc and cfrc_int as by-products.
+// (Coriolis, centrifugal, gravity): then frozen sleeping trees are skipped, their result entries
+// keep their values. Also writes cacc and cfrc_int as by-products.
 void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result);
 
 // ---------------------------------------------------------------- acceleration stages

@@ -3,6 +3,7 @@
 #include "gauss/math.h"
 #include "inertia.h"
 #include "pipeline.h"
+#include "sleep.h"
 
 namespace gauss {
 
@@ -12,6 +13,9 @@ using namespace math;
 void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result) {
   double* cacc = d.cacc.data();
   double* cfrc = d.cfrc_int.data();
+  // the bias force (velocity stage) skips frozen sleeping trees (sleep.h); inverse dynamics
+  // (with_acc) computes every tree
+  const bool skip = !with_acc && SkipFrozen(m, d);
 
   // 1. forward pass: body accelerations. Gravity enters as an upward acceleration of the world,
   //    which is the same motion vector at every reference point.
@@ -20,6 +24,7 @@ void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result
     for (int c = 0; c < 3; ++c) cacc[3 + c] = -m.opt.gravity[c];
   }
   for (int b = 1; b < m.nbody; ++b) {
+    if (skip && BodyFrozen(m, d, b)) continue;
     double* acc = cacc + 6 * b;
     const double* parent_acc = cacc + 6 * m.body_parentid[b];
     for (int c = 0; c < 6; ++c) acc[c] = parent_acc[c];
@@ -37,6 +42,7 @@ void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result
   // 2. body forces: rate of change of momentum, I a + v x* (I v)
   for (int c = 0; c < 6; ++c) cfrc[c] = 0;
   for (int b = 1; b < m.nbody; ++b) {
+    if (skip && BodyFrozen(m, d, b)) continue;
     double momentum[6], gyro[6];
     const double* cinert = d.cinert.data() + 10 * b;
     const double* vel = d.cvel.data() + 6 * b;
@@ -50,18 +56,20 @@ void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result
   //    world accumulates nothing useful)
   for (int b = m.nbody - 1; b > 0; --b) {
     const int parent = m.body_parentid[b];
-    if (parent == 0) continue;
+    if (parent == 0 || (skip && BodyFrozen(m, d, b))) continue;
     for (int c = 0; c < 6; ++c) cfrc[6 * parent + c] += cfrc[6 * b + c];
   }
 
   // 4. project on the dof axes
-  for (int i = 0; i < m.nv; ++i) {
-    const double* cdof = d.cdof.data() + 6 * i;
-    const double* f = cfrc + 6 * m.dof_bodyid[i];
-    double dot = 0;
-    for (int c = 0; c < 6; ++c) dot += cdof[c] * f[c];
-    result[i] = dot;
-  }
+  ForEachLiveDofRun(m, d, skip, [&](int begin, int end) {
+    for (int i = begin; i < end; ++i) {
+      const double* cdof = d.cdof.data() + 6 * i;
+      const double* f = cfrc + 6 * m.dof_bodyid[i];
+      double dot = 0;
+      for (int c = 0; c < 6; ++c) dot += cdof[c] * f[c];
+      result[i] = dot;
+    }
+  });
 }
 
 }  // namespace gauss

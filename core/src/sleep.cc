@@ -11,14 +11,28 @@
 namespace gauss {
 namespace {
 
-// True when any of n values has a bit set (so -0.0 counts, as the spec asks).
+// True when any of n values has a bit set (so -0.0 counts, as the spec asks). The bits are
+// or-ed without early exit: every sleeping tree is checked every step, mostly all zero.
 bool AnyBitSet(const double* v, int n) {
+  std::uint64_t any = 0;
   for (int i = 0; i < n; ++i) {
     std::uint64_t bits;
     std::memcpy(&bits, v + i, sizeof(bits));
-    if (bits != 0) return true;
+    any |= bits;
   }
-  return false;
+  return any != 0;
+}
+
+// True when a and b (n values) differ in any bit.
+bool BitsDiffer(const double* a, const double* b, int n) {
+  std::uint64_t any = 0;
+  for (int i = 0; i < n; ++i) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a + i, sizeof(x));
+    std::memcpy(&y, b + i, sizeof(y));
+    any |= x ^ y;
+  }
+  return any != 0;
 }
 
 // Calls fn(tree) for each tree (>= 0) that the objects of tendon t move with.
@@ -55,6 +69,51 @@ void ForEachEqualityTree(const Model& m, int e, Fn&& fn) {
         break;
     }
   }
+}
+
+// [begin, end) of tree t's qpos: its joints are contiguous, as its bodies and dofs are, so the
+// range runs from the first dof's joint to the last dof's joint.
+void TreeQposRange(const Model& m, int t, int* begin, int* end) {
+  const int first = m.dof_jntid[m.tree_dofadr[t]];
+  const int last = m.dof_jntid[m.tree_dofadr[t] + m.tree_dofnum[t] - 1];
+  *begin = m.jnt_qposadr[first];
+  *end = m.jnt_qposadr[last] + JointNq(m.jnt_type[last]);
+}
+
+// True when the user changed tree t's qpos since it fell asleep (qpos_sleep). Quaternions are
+// compared normalized, as the kinematics uses them: rescaling one does not move the tree.
+bool QposChanged(const Model& m, const Data& d, int t) {
+  int begin, end;
+  TreeQposRange(m, t, &begin, &end);
+  const double* now = d.qpos.data();
+  const double* then = d.qpos_sleep.data();
+  if (!BitsDiffer(now + begin, then + begin, end - begin)) return false;
+  const int first = m.dof_jntid[m.tree_dofadr[t]];
+  const int last = m.dof_jntid[m.tree_dofadr[t] + m.tree_dofnum[t] - 1];
+  for (int j = first; j <= last; ++j) {
+    const int q = m.jnt_qposadr[j];
+    int quat = -1;  // qpos offset of the joint's quaternion
+    if (m.jnt_type[j] == JointType::kFree) quat = q + 3;
+    if (m.jnt_type[j] == JointType::kBall) quat = q;
+    for (int k = q; k < q + JointNq(m.jnt_type[j]); ++k) {
+      if (k >= quat && quat >= 0) break;
+      if (std::memcmp(now + k, then + k, sizeof(double)) != 0) return true;
+    }
+    if (quat < 0) continue;
+    double a[4], b[4];
+    math::Copy4(a, now + quat);
+    math::Copy4(b, then + quat);
+    math::NormalizeQuat(a);
+    math::NormalizeQuat(b);
+    if (std::memcmp(a, b, sizeof(a)) != 0) return true;
+  }
+  return false;
+}
+
+// True when a force is applied to tree t (any bit set in its qfrc_applied or xfrc_applied).
+bool ForceApplied(const Model& m, const Data& d, int t) {
+  return AnyBitSet(d.qfrc_applied.data() + m.tree_dofadr[t], m.tree_dofnum[t]) ||
+         AnyBitSet(d.xfrc_applied.data() + 6 * m.tree_bodyadr[t], 6 * m.tree_bodynum[t]);
 }
 
 // True when trees a and b (both asleep) are in the same sleeping cycle.
@@ -116,6 +175,7 @@ bool MocapMoved(const Model& m, const Data& d, int b) {
 
 void ResetSleep(const Model& m, Data& d) {
   std::fill(d.tree_asleep.begin(), d.tree_asleep.end(), -(1 + kMinAwake));
+  std::fill(d.tree_frozen.begin(), d.tree_frozen.end(), 0);
   d.ntree_awake = m.ntree;
   const bool init = SleepEnabled(m) && std::count(m.tree_sleep_policy.begin(),
                                                   m.tree_sleep_policy.end(), kSleepInit) > 0;
@@ -127,6 +187,9 @@ void ResetSleep(const Model& m, Data& d) {
       if (m.tree_sleep_policy[t] != kSleepInit) continue;
       d.tree_asleep[t] = t;  // a cycle of one
       --d.ntree_awake;
+      int begin, end;
+      TreeQposRange(m, t, &begin, &end);
+      std::copy(d.qpos.begin() + begin, d.qpos.begin() + end, d.qpos_sleep.begin() + begin);
     }
   }
   if (!d.body_awake.empty()) MarkAwakeBodies(m, d);
@@ -138,6 +201,7 @@ void WakeTree(const Model& m, Data& d, int t) {
   do {
     const int after = d.tree_asleep[next];
     d.tree_asleep[next] = -(1 + kMinAwake);
+    d.tree_frozen[next] = 0;
     ++d.ntree_awake;
     for (int b = m.tree_bodyadr[next]; b < m.tree_bodyadr[next] + m.tree_bodynum[next]; ++b) {
       d.body_awake[b] = 1;
@@ -150,10 +214,8 @@ void WakeTrees(const Model& m, Data& d) {
   // user inputs on sleeping trees
   for (int t = 0; t < m.ntree; ++t) {
     if (!TreeAsleep(d, t)) continue;
-    const int dof = m.tree_dofadr[t], nv = m.tree_dofnum[t];
-    const int body = m.tree_bodyadr[t], nb = m.tree_bodynum[t];
-    if (AnyBitSet(d.qvel.data() + dof, nv) || AnyBitSet(d.qfrc_applied.data() + dof, nv) ||
-        AnyBitSet(d.xfrc_applied.data() + 6 * body, 6 * nb)) {
+    if (AnyBitSet(d.qvel.data() + m.tree_dofadr[t], m.tree_dofnum[t]) ||
+        ForceApplied(m, d, t) || QposChanged(m, d, t)) {
       WakeTree(m, d, t);
     }
   }
@@ -196,8 +258,15 @@ bool RowAsleep(const Model& m, const Data& d, const int* cols, int nnz) {
   return true;
 }
 
+void MarkFrozenTrees(const Model& m, Data& d) {
+  for (int t = 0; t < m.ntree; ++t) d.tree_frozen[t] = TreeAsleep(d, t);
+}
+
 bool EverythingAsleep(const Model& m, const Data& d) {
   if (m.ntree == 0 || d.ntree_awake > 0) return false;
+  for (int t = 0; t < m.ntree; ++t) {
+    if (!d.tree_frozen[t]) return false;  // fell asleep in the last step: evaluate it at rest
+  }
   for (int b = 1; b < m.nbody; ++b) {
     if (d.body_awake[b]) return false;  // a moved mocap body
   }
@@ -211,36 +280,17 @@ void ZeroSleepingAcceleration(const Model& m, Data& d) {
   }
 }
 
-namespace {
-
-// [begin, end) of tree t's qpos (its joints are contiguous, as its bodies are).
-void TreeQposRange(const Model& m, int t, int* begin, int* end) {
-  *begin = *end = -1;
-  for (int b = m.tree_bodyadr[t]; b < m.tree_bodyadr[t] + m.tree_bodynum[t]; ++b) {
-    for (int j = m.body_jntadr[b]; j >= 0 && j < m.body_jntadr[b] + m.body_jntnum[b]; ++j) {
-      if (*begin < 0) *begin = m.jnt_qposadr[j];
-      *end = m.jnt_qposadr[j] + JointNq(m.jnt_type[j]);
-    }
-  }
+void SaveSleepingPositions(const Data& d, double* store) {
+  std::copy(d.qpos.begin(), d.qpos.end(), store);
 }
 
-}  // namespace
-
-void SaveSleepingPositions(const Model& m, const Data& d, double* store) {
+void FreezeSleepingPositions(const Model& m, Data& d, const double* store) {
   for (int t = 0; t < m.ntree; ++t) {
     if (!TreeAsleep(d, t)) continue;
     int begin, end;
     TreeQposRange(m, t, &begin, &end);
-    if (begin >= 0) std::copy(d.qpos.begin() + begin, d.qpos.begin() + end, store + begin);
-  }
-}
-
-void RestoreSleepingPositions(const Model& m, Data& d, const double* store) {
-  for (int t = 0; t < m.ntree; ++t) {
-    if (!TreeAsleep(d, t)) continue;
-    int begin, end;
-    TreeQposRange(m, t, &begin, &end);
-    if (begin >= 0) std::copy(store + begin, store + end, d.qpos.begin() + begin);
+    std::copy(store + begin, store + end, d.qpos.begin() + begin);
+    std::copy(store + begin, store + end, d.qpos_sleep.begin() + begin);
     std::fill_n(d.qvel.begin() + m.tree_dofadr[t], m.tree_dofnum[t], 0.0);
   }
 }
@@ -258,7 +308,8 @@ void UpdateSleep(const Model& m, Data& d) {
     for (int i = m.tree_dofadr[t]; i < m.tree_dofadr[t] + m.tree_dofnum[t]; ++i) {
       speed = std::max(speed, std::fabs(d.qvel[i] * m.dof_length[i]));
     }
-    const bool rest = speed < tol && m.tree_sleep_policy[t] != kSleepNever;
+    const bool rest =
+        speed < tol && m.tree_sleep_policy[t] != kSleepNever && !ForceApplied(m, d, t);
     d.tree_asleep[t] = rest ? std::min(d.tree_asleep[t] + 1, -1) : -(1 + kMinAwake);
   }
   // islands (of this step's constraints) fall asleep when all their trees are ready; a tree

@@ -13,6 +13,9 @@ inline int RowLength(const TreeSparseLayout& l, int i) {
   return (i + 1 < l.nv ? l.Madr[i + 1] : l.nM) - l.Madr[i];
 }
 
+void SolveLTDLRange(const TreeSparseLayout& l, const double* LD, const double* diag_inv,
+                    double* x, int begin, int end);
+
 }  // namespace
 
 TreeSparseLayout LayoutOf(const Model& m) {
@@ -20,12 +23,16 @@ TreeSparseLayout LayoutOf(const Model& m) {
 }
 
 int FactorLTDL(const Model& m, double* mat, double* diag_inv) {
+  return FactorLTDL(m, mat, diag_inv, 0, m.nv);
+}
+
+int FactorLTDL(const Model& m, double* mat, double* diag_inv, int begin, int end) {
   // Eliminate dofs from the leaves up (highest index first: a dof's descendants all have larger
   // indices). Eliminating dof k subtracts M(k,i) M(k,j) / D(k) from M(i,j) for every pair of
   // ancestors j of i of k. The ancestors of i, starting at i, are exactly the tail of k's row
   // starting at i's slot, so row i and that tail line up element by element.
   int bad = -1;
-  for (int k = m.nv - 1; k >= 0; --k) {
+  for (int k = end - 1; k >= begin; --k) {
     const int adr_k = m.dof_Madr[k];
     const int len_k = RowLength(m, k);
     const double pivot = mat[adr_k];
@@ -45,8 +52,15 @@ int FactorLTDL(const Model& m, double* mat, double* diag_inv) {
 }
 
 void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_inv, double* x) {
+  SolveLTDLRange(l, LD, diag_inv, x, 0, l.nv);
+}
+
+namespace {
+
+void SolveLTDLRange(const TreeSparseLayout& l, const double* LD, const double* diag_inv,
+                    double* x, int begin, int end) {
   // M = L' D L: solve L' w = y (leaves to root), then D z = w, then L x = z (root to leaves).
-  for (int k = l.nv - 1; k >= 0; --k) {
+  for (int k = end - 1; k >= begin; --k) {
     const double xk = x[k];
     if (xk == 0) continue;
     const int adr = l.Madr[k];
@@ -54,8 +68,8 @@ void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_i
     int i = l.parentid[k];
     for (int a = 1; a < len; ++a, i = l.parentid[i]) x[i] -= LD[adr + a] * xk;
   }
-  for (int k = 0; k < l.nv; ++k) x[k] *= diag_inv[k];
-  for (int k = 0; k < l.nv; ++k) {
+  for (int k = begin; k < end; ++k) x[k] *= diag_inv[k];
+  for (int k = begin; k < end; ++k) {
     const int adr = l.Madr[k];
     const int len = RowLength(l, k);
     double sum = 0;
@@ -64,6 +78,8 @@ void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_i
     x[k] -= sum;
   }
 }
+
+}  // namespace
 
 void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, double* y) {
   // every stored off-diagonal entry M(k,i) contributes to both y[k] and y[i]
@@ -81,6 +97,11 @@ void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, 
 
 void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x) {
   SolveLTDL(LayoutOf(m), LD, diag_inv, x);
+}
+
+void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x, int begin,
+               int end) {
+  SolveLTDLRange(LayoutOf(m), LD, diag_inv, x, begin, end);
 }
 
 void MulTreeSparse(const Model& m, const double* M, const double* x, double* y) {

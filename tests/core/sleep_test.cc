@@ -3,6 +3,7 @@
 // tests/reference/island_reference_test.cc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -111,6 +112,129 @@ TEST(Sleep, UserForceOrVelocityWakesOnlyItsIsland) {
   p.engine.Step(p.d);
   EXPECT_FALSE(Asleep(p.d, a_box));
   (void)b_box;
+}
+
+// Writing the qpos of a sleeping tree wakes its island, as in MuJoCo 3.12 (checked there with
+// libmujoco 3.12.1 on this scene: the same value written back or a quaternion scaled by 2 does
+// not wake; 1e-3 or one ulp on a coordinate, or a negated quaternion, wakes the whole island).
+TEST(Sleep, WritingQposOfASleepingTreeWakesItsIsland) {
+  Piles p;
+  ASSERT_GT(p.StepUntilAsleep(), 0);
+  const Model& m = p.engine.model();
+  const int a_box = Tree(m, "a_box"), a_top = Tree(m, "a_top"), b_box = Tree(m, "b_box");
+  const int q_box = m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[a_box]]];
+  const int q_top = m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[a_top]]];
+  const Data settled = p.d;
+  // no change: the same value, or a quaternion scaled by 2 (the same rotation)
+  p.d.qpos[q_box] = settled.qpos[q_box];
+  for (int k = 3; k < 7; ++k) p.d.qpos[q_top + k] *= 2;
+  p.engine.Step(p.d);
+  EXPECT_EQ(p.d.ntree_awake, 0);
+  // a changed coordinate: one ulp on pile a's box; a negated quaternion on pile b's box
+  p.d = settled;
+  p.d.qpos[q_box] = std::nextafter(p.d.qpos[q_box], 10.0);
+  const int q_b = m.jnt_qposadr[m.body_jntadr[m.tree_bodyadr[b_box]]];
+  p.engine.Step(p.d);
+  EXPECT_FALSE(Asleep(p.d, a_box));
+  EXPECT_FALSE(Asleep(p.d, a_top));  // the whole island
+  EXPECT_TRUE(Asleep(p.d, b_box));
+  for (int k = 3; k < 7; ++k) p.d.qpos[q_b + k] = -p.d.qpos[q_b + k];
+  p.engine.Forward(p.d);  // a forward evaluation wakes it as well
+  EXPECT_FALSE(Asleep(p.d, b_box));
+  EXPECT_FALSE(Asleep(p.d, Tree(m, "b_top")));
+  EXPECT_TRUE(Asleep(p.d, Tree(m, "ball")));
+}
+
+// A force applied to a tree at rest keeps it awake (it would wake it at once otherwise).
+TEST(Sleep, AppliedForceKeepsATreeFromSleeping) {
+  Piles p;
+  const Model& m = p.engine.model();
+  const int ball = Tree(m, "ball");
+  p.d.xfrc_applied[6 * m.tree_bodyadr[ball] + 2] = -0.1;  // pressed into the floor: at rest
+  for (int k = 0; k < 400; ++k) p.engine.Step(p.d);
+  EXPECT_FALSE(Asleep(p.d, ball));
+  EXPECT_EQ(p.d.ntree_awake, 1);
+  double speed = 0;
+  for (int i = m.tree_dofadr[ball]; i < m.tree_dofadr[ball] + 6; ++i) {
+    speed = std::max(speed, std::fabs(p.d.qvel[i]));
+  }
+  EXPECT_LT(speed, m.opt.sleep_tolerance);  // at rest all the same
+}
+
+// Every stage skips frozen sleeping trees. The reference is the same Data with nothing frozen
+// (every stage then computes every tree): the awake trees' results must be bit-identical, and
+// the frozen trees' skipped values must equal what the stages compute at their rest state.
+// Scene: the piles, plus two 3-link hinge chains hanging at rest (multi-dof trees for the
+// tree-sparse crb, factor and solve), one of them swinging again.
+TEST(Sleep, StagesSkipFrozenTreesAndLeaveAwakeResultsBitIdentical) {
+  const std::string xml = R"(<mujoco><option><flag sleep="enable"/></option>
+    <default><joint type="hinge" axis="0 1 0" damping="0.05"/><geom type="capsule" size=".03"/></default>
+    <worldbody><geom type="plane" size="4 4 .1"/>
+    <body name="c1" pos="0 2 2"><joint/><geom fromto="0 0 0 0 0 -.3"/>
+      <body pos="0 0 -.3"><joint/><geom fromto="0 0 0 0 0 -.3"/>
+        <body pos="0 0 -.3"><joint axis="1 0 0"/><geom fromto="0 0 0 0 0 -.3"/></body></body></body>
+    <body name="c2" pos="1 2 2"><joint/><geom fromto="0 0 0 0 0 -.3"/>
+      <body pos="0 0 -.3"><joint/><geom fromto="0 0 0 0 0 -.3"/>
+        <body pos="0 0 -.3"><joint axis="1 0 0"/><geom fromto="0 0 0 0 0 -.3"/></body></body></body>
+    <body name="box" pos="-1 0 0.051"><freejoint/><geom type="box" size="0.1 0.1 0.05"/></body>
+    <body name="top" pos="-0.98 0.01 0.162"><freejoint/><geom type="sphere" size="0.06"/></body>
+    <body name="ball" pos="0 1 0.052"><freejoint/><geom type="sphere" size="0.05"/></body>
+    </worldbody></mujoco>)";
+  const Engine engine(LoadModelFromString(xml, "chains"));
+  const Model& m = engine.model();
+  Data d = engine.MakeData();
+  for (int k = 0; k < 1000 && d.ntree_awake > 0; ++k) engine.Step(d);
+  ASSERT_EQ(d.ntree_awake, 0);
+  engine.Step(d);
+  for (int t = 0; t < m.ntree; ++t) ASSERT_EQ(d.tree_frozen[t], 1);
+  // chain 1 swings, the ball is thrown: both wake; chain 2 and the pile stay frozen
+  d.qvel[m.tree_dofadr[Tree(m, "c1")]] = 1.5;
+  d.qvel[m.tree_dofadr[Tree(m, "ball")] + 2] = 2;
+  for (int k = 0; k < 20; ++k) engine.Step(d);
+  ASSERT_EQ(d.ntree_awake, 2);
+  EXPECT_EQ(d.tree_frozen[Tree(m, "c2")], 1);
+  Data skipped = d, computed = d;
+  std::fill(computed.tree_frozen.begin(), computed.tree_frozen.end(), 0);
+  engine.Forward(skipped);
+  engine.Forward(computed);
+  auto same = [](const std::vector<double>& a, const std::vector<double>& b, const char* what) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i], b[i]) << what << "[" << i << "]";
+    }
+  };
+  same(skipped.xpos, computed.xpos, "xpos");
+  same(skipped.xquat, computed.xquat, "xquat");
+  same(skipped.geom_xpos, computed.geom_xpos, "geom_xpos");
+  same(skipped.subtree_com, computed.subtree_com, "subtree_com");
+  same(skipped.cinert, computed.cinert, "cinert");
+  same(skipped.cdof, computed.cdof, "cdof");
+  same(skipped.crb, computed.crb, "crb");
+  same(skipped.qM, computed.qM, "qM");
+  same(skipped.qLD, computed.qLD, "qLD");
+  same(skipped.qLDiagInv, computed.qLDiagInv, "qLDiagInv");
+  same(skipped.qLDiagSqrtInv, computed.qLDiagSqrtInv, "qLDiagSqrtInv");
+  same(skipped.cvel, computed.cvel, "cvel");
+  same(skipped.cdof_dot, computed.cdof_dot, "cdof_dot");
+  same(skipped.qfrc_bias, computed.qfrc_bias, "qfrc_bias");
+  same(skipped.qfrc_passive, computed.qfrc_passive, "qfrc_passive");
+  same(skipped.qfrc_smooth, computed.qfrc_smooth, "qfrc_smooth");
+  same(skipped.qacc_smooth, computed.qacc_smooth, "qacc_smooth");
+  same(skipped.qacc, computed.qacc, "qacc");
+  same(skipped.qfrc_constraint, computed.qfrc_constraint, "qfrc_constraint");
+  // frozen at rest: zero velocity terms, the bias is gravity alone (chain 2 hangs at rest)
+  const int c2 = Tree(m, "c2");
+  for (int b = m.tree_bodyadr[c2]; b < m.tree_bodyadr[c2] + m.tree_bodynum[c2]; ++b) {
+    for (int c = 0; c < 6; ++c) EXPECT_EQ(skipped.cvel[6 * b + c], 0.0);
+  }
+  // and the trajectory with skipping is the trajectory without it (20 more steps)
+  for (int k = 0; k < 20; ++k) {
+    engine.Step(skipped);
+    std::fill(computed.tree_frozen.begin(), computed.tree_frozen.end(), 0);
+    engine.Step(computed);
+  }
+  same(skipped.qpos, computed.qpos, "qpos after 20 steps");
+  same(skipped.qvel, computed.qvel, "qvel after 20 steps");
 }
 
 // Over 10 s the sleeping run stays where the awake run goes: body positions to 2 cm, potential

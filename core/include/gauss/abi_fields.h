@@ -451,6 +451,8 @@
   X(Data, tree_asleep) \
   X(Data, body_awake) \
   X(Data, ntree_awake) \
+  X(Data, tree_frozen) \
+  X(Data, qpos_sleep) \
   X(Data, arena)
 
 // constraint.h

@@ -124,7 +124,11 @@ struct Data {
   std::array<int, kNumWarnings> warning_count{};  // times each Warning was raised
   std::array<int, kNumWarnings> warning_index{};  // last index (dof, etc.) involved
   int solver_iter = 0;                 // constraint solver iterations of the last forward
-  std::vector<SolverIteration> solver_trace;  // (opt.iterations) statistics of each iteration
+                                       // (with islands: the largest island count)
+  // statistics of each iteration: without islands the first solver_iter entries; with islands
+  // (capacity opt.iterations * ntree) island k's island_iter[k] entries start at
+  // k * opt.iterations. FinalSolverIteration (gauss/solver.h) combines the islands' last ones.
+  std::vector<SolverIteration> solver_trace;
   std::array<double, 2> solver_fwdinv{0, 0};  // |qfrc_constraint|, |efc_force| difference
                                               // between forward and inverse (fwdinv flag)
   Profile profile;                     // stage timers, off unless profile.enabled (profile.h)
@@ -158,6 +162,10 @@ struct Data {
   std::vector<int> body_awake;         // (nbody) 1: its tree is awake, or a mocap body that moved
                                        // this step; 0: asleep or static
   int ntree_awake = 0;                 // trees awake (counted when sleep is on)
+  std::vector<int> tree_frozen;        // (ntree) 1: asleep and evaluated once at rest (qvel = 0)
+                                       // since: every stage skips it, its values stay
+  std::vector<double> qpos_sleep;      // (nq) qpos of each sleeping tree as it fell asleep: a
+                                       // user write that changes it wakes the tree
 
   // ---------------------------------------------------------------- scratch memory
   Arena arena;

@@ -132,4 +132,11 @@ class Engine {
   std::size_t arena_doubles_ = 0;  // scratch a step takes at most: the kernel's and the plugins'
 };
 
+// (solver_trace, solver_iter, nisland, island_iter of the last forward) => the statistics of
+// its solver's last iteration. With islands (docs/islands.md) each island's solve ends on its
+// own last iteration: the cost is their sum (the problem separates by island), gradient,
+// improvement and the other statistics the largest of any island. All zero when the solver
+// did not iterate. Reads m.opt.iterations (the stride of the islands' traces).
+SolverIteration FinalSolverIteration(const Model& m, const Data& d);
+
 }  // namespace gauss

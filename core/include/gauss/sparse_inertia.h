@@ -26,10 +26,17 @@ TreeSparseLayout LayoutOf(const Model& m);
 // mat (nM): M on input, its L'DL factor on output; diag_inv (nv) = 1/D. Returns the index of
 // the first dof whose pivot is not positive (the factor is then unusable), or -1 on success.
 int FactorLTDL(const Model& m, double* mat, double* diag_inv);
+// The same on the rows of dofs [begin, end) only, which must be whole trees (a dof's ancestors
+// are in its tree): those rows come out exactly as from the factorization of all of M.
+int FactorLTDL(const Model& m, double* mat, double* diag_inv, int begin, int end);
 
 // x (nv): y on input, M^-1 y on output, given the factor (LD, diag_inv) from FactorLTDL.
 void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x);
 void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_inv, double* x);
+// The same on the entries of dofs [begin, end) only, whole trees (M is block-diagonal over
+// trees): they come out exactly as from the solve over all dofs; the others are untouched.
+void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x, int begin,
+               int end);
 
 // y = M x for the tree-sparse M (not factored). x and y must not alias.
 void MulTreeSparse(const Model& m, const double* M, const double* x, double* y);
