@@ -225,8 +225,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
     const char* xml;
     const char* expected;
   } cases[] = {
-      {"<worldbody><replicate count=\"2\"><geom size=\"1\"/></replicate></worldbody>",
-       "mjcf3.xml:1: element 'replicate': not supported yet: <replicate>"},
       {"<worldbody><geom size=\"1\" surfacevel=\"1 0 0 0 0 0\"/></worldbody>",
        "attribute 'surfacevel': not supported yet: surfacevel"},
       {"<worldbody><body gravcomp=\"1\"><joint/><geom size=\"1\"/></body></worldbody>",
