@@ -192,7 +192,7 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
 
 INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
-                                           "mujoco/tendon_dampratio", "mujoco/car", "replicate",
+                                           "mujoco/tendon_dampratio", "mujoco/car", "replicate", "gravcomp",
                                            "mujoco/newton_cradle"));
 
 }  // namespace

@@ -186,10 +186,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
       ReadNumbers(c, "pos", child->pos, 3);
       ReadOrientation(c, &child->orient);
       ReadBool(c, "mocap", &child->mocap);
-      double gravcomp = 0;  // 3.x
-      if (ReadNumber(c, "gravcomp", &gravcomp) && gravcomp != 0) {
-        NotSupported(c, "body gravcomp (gravity compensation)", "gravcomp");
-      }
+      ReadNumber(c, "gravcomp", &child->gravcomp);  // 3.x
       ReadKeyword(c, "sleep", {"auto", "never", "allowed", "init"}, &child->sleep);
       std::vector<double> user;
       ReadNumberList(c, "user", &user);
