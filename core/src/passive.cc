@@ -57,10 +57,14 @@ void PassiveForces(const Model& m, Data& d) {
   // dampers: -b v per dof
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] -= m.dof_damping[i] * d.qvel[i];
 
-  // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L')
+  // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L'), where the
+  // spring rests anywhere in its dead band [lower, upper] (3.x; lower = upper without one)
+  const bool dead_bands = m.tendon_lengthspring_upper.size() == static_cast<std::size_t>(m.ntendon);
   for (int t = 0; t < m.ntendon; ++t) {
-    const double force = -m.tendon_stiffness[t] * (d.ten_length[t] - m.tendon_lengthspring[t]) -
-                         m.tendon_damping[t] * d.ten_velocity[t];
+    const double length = d.ten_length[t], lower = m.tendon_lengthspring[t];
+    const double upper = dead_bands ? m.tendon_lengthspring_upper[t] : lower;
+    const double stretch = length > upper ? length - upper : length < lower ? length - lower : 0;
+    const double force = -m.tendon_stiffness[t] * stretch - m.tendon_damping[t] * d.ten_velocity[t];
     if (force == 0) continue;
     const double* jac = d.ten_J.data() + t * m.nv;
     for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] += jac[i] * force;

@@ -1,6 +1,7 @@
 // Joint springs and dampers (passive.cc): the spring force is minus the gradient of the spring
 // energy (energy.cc) and the damper force is -b v.
-// MuJoCo 3.x body gravcomp cancels that fraction of each body's weight (exactly, in qacc).
+// MuJoCo 3.x body gravcomp cancels that fraction of each body's weight (exactly, in qacc); a
+// 3.x tendon spring dead band exerts no force inside and pulls to its nearer end outside.
 // The fluid forces are tested in fluid_test.cc.
 #include <cmath>
 #include <random>
@@ -8,6 +9,7 @@
 
 #include "dynamics_fixture.h"
 #include "gauss/engine.h"
+#include "gauss/error.h"
 #include "gauss/mjcf.h"
 
 namespace gauss::test {
@@ -91,6 +93,34 @@ TEST(Gravcomp, CancelsThatFractionOfTheWeight) {
   Data d = off.MakeData();
   off.Forward(d);
   for (int i = 0; i < off.model().nv; ++i) EXPECT_EQ(d.qacc[i], 0);
+}
+
+TEST(TendonSpring, DeadBandExertsNoForceInsideAndPullsToTheNearerEnd) {
+  // a fixed tendon of coefficient 2 on a slide: length 2 q; band [0.4, 0.6], k = 10
+  const Engine engine(LoadModelFromString(R"(<mujoco><option gravity="0 0 0"/><worldbody>
+      <body><joint name="q" type="slide"/><geom size="0.1"/></body></worldbody>
+      <tendon><fixed stiffness="10" springlength="0.4 0.6"><joint joint="q" coef="2"/></fixed>
+      </tendon></mujoco>)",
+                                          "deadband.xml"));
+  Data d = engine.MakeData();
+  const struct {
+    double q, force;  // qfrc_passive = J' (-k stretch), J = 2
+  } cases[] = {{0.25, 0}, {0.2, 0}, {0.3, 0}, {0.1, -2 * 10 * (0.2 - 0.4)},
+               {0.45, -2 * 10 * (0.9 - 0.6)}};
+  for (const auto& c : cases) {
+    d.qpos[0] = c.q;
+    engine.Forward(d);
+    EXPECT_NEAR(d.qfrc_passive[0], c.force, 1e-12) << c.q;
+  }
+  try {
+    LoadModelFromString(R"(<mujoco><worldbody><body><joint name="q"/><geom size="1"/></body>
+        </worldbody><tendon><fixed springlength="0.6 0.4"><joint joint="q" coef="1"/></fixed>
+        </tendon></mujoco>)", "bad.xml");
+    ADD_FAILURE() << "a decreasing dead band was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("attribute 'springlength': the dead band"),
+              std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

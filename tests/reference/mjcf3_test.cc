@@ -192,8 +192,8 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
 
 INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
-                                           "mujoco/tendon_dampratio", "mujoco/car", "replicate", "gravcomp",
-                                           "mujoco/newton_cradle"));
+                                           "mujoco/tendon_dampratio", "mujoco/car", "replicate",
+                                           "mujoco/newton_cradle", "gravcomp", "deadband"));
 
 }  // namespace
 }  // namespace gauss::test
