@@ -46,8 +46,13 @@ void PotentialEnergy(const Model& m, Data& d) {
     }
   }
   if (!m.opt.Disabled(kDisablePassive)) {
+    const bool dead_bands =
+        m.tendon_lengthspring_upper.size() == static_cast<std::size_t>(m.ntendon);
     for (int t = 0; t < m.ntendon; ++t) {
-      const double x = d.ten_length[t] - m.tendon_lengthspring[t];
+      // the stretch beyond the spring's dead band [lower, upper] (passive.cc)
+      const double length = d.ten_length[t], lower = m.tendon_lengthspring[t];
+      const double upper = dead_bands ? m.tendon_lengthspring_upper[t] : lower;
+      const double x = length > upper ? length - upper : length < lower ? length - lower : 0;
       energy += 0.5 * m.tendon_stiffness[t] * x * x;
     }
   }

@@ -106,4 +106,19 @@ void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, doubl
   }
 }
 
+// (subtree_com, cdof) => qfrc (nv) += J' [force; torque] for a wrench (world frame) applied at
+// `point` of body b.
+void ApplyWrench(const Model& m, const Data& d, int b, const double* point, const double* force,
+                 const double* torque, double* qfrc) {
+  double offset[3];
+  Sub3(offset, point, d.subtree_com.data() + 3 * m.body_rootid[b]);
+  for (int i = LastDof(m, b); i >= 0; i = m.dof_parentid[i]) {  // none: welded to the world
+    const double* cdof = d.cdof.data() + 6 * i;
+    double lin[3];
+    Cross3(lin, cdof, offset);
+    AddTo3(lin, cdof + 3);
+    qfrc[i] += Dot3(lin, force) + Dot3(cdof, torque);
+  }
+}
+
 }  // namespace gauss

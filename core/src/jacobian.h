@@ -11,6 +11,11 @@ namespace gauss {
 // body's center of mass).
 void AddCartesianForces(const Model& m, const Data& d, const double* xfrc, double* qfrc);
 
+// qfrc (nv) += J' [force; torque]: a wrench (world frame) applied at the world point `point`
+// of body b, mapped through the dofs that move b (none for a body welded to the world).
+void ApplyWrench(const Model& m, const Data& d, int b, const double* point, const double* force,
+                 const double* torque, double* qfrc);
+
 // Jacobians of a world point attached to `body`: jacp (3 x nv), jacr (3 x nv), either may be
 // null. Rows are dense over all dofs.
 void PointJacobian(const Model& m, const Data& d, int body, const double* point, double* jacp,

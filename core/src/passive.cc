@@ -1,10 +1,11 @@
-// Passive forces (spec stage 15): joint and tendon springs and dampers, then the forces of the
-// surrounding fluid (fluid.cc).
+// Passive forces (spec stage 15): joint and tendon springs and dampers, MuJoCo 3.x's body
+// gravity compensation, then the forces of the surrounding fluid (fluid.cc).
 #include <algorithm>
 #include <cmath>
 
 #include "gauss/math.h"
 #include "fluid.h"
+#include "jacobian.h"
 #include "pipeline.h"
 
 namespace gauss {
@@ -24,7 +25,7 @@ void QuatDisplacement(double* dif, const double* q, const double* q_spring) {
 
 }  // namespace
 
-// (qpos, qvel, ten_length, ten_velocity, ten_J, cvel) => qfrc_passive
+// (qpos, qvel, ten_length, ten_velocity, ten_J, cvel, xipos, cdof, subtree_com) => qfrc_passive
 void PassiveForces(const Model& m, Data& d) {
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] = 0;
   if (m.opt.Disabled(kDisablePassive)) return;
@@ -56,13 +57,30 @@ void PassiveForces(const Model& m, Data& d) {
   // dampers: -b v per dof
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] -= m.dof_damping[i] * d.qvel[i];
 
-  // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L')
+  // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L'), where the
+  // spring rests anywhere in its dead band [lower, upper] (3.x; lower = upper without one)
+  const bool dead_bands = m.tendon_lengthspring_upper.size() == static_cast<std::size_t>(m.ntendon);
   for (int t = 0; t < m.ntendon; ++t) {
-    const double force = -m.tendon_stiffness[t] * (d.ten_length[t] - m.tendon_lengthspring[t]) -
-                         m.tendon_damping[t] * d.ten_velocity[t];
+    const double length = d.ten_length[t], lower = m.tendon_lengthspring[t];
+    const double upper = dead_bands ? m.tendon_lengthspring_upper[t] : lower;
+    const double stretch = length > upper ? length - upper : length < lower ? length - lower : 0;
+    const double force = -m.tendon_stiffness[t] * stretch - m.tendon_damping[t] * d.ten_velocity[t];
     if (force == 0) continue;
     const double* jac = d.ten_J.data() + t * m.nv;
     for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] += jac[i] * force;
+  }
+
+  // 3.x gravity compensation: body_gravcomp times the body's weight, upwards, at its center
+  // of mass (MuJoCo 3.x; off with gravity disabled or zero)
+  const double* g = m.opt.gravity.data();
+  const bool gravity = !m.opt.Disabled(kDisableGravity) && (g[0] != 0 || g[1] != 0 || g[2] != 0);
+  for (int b = 1; gravity && b < static_cast<int>(m.body_gravcomp.size()); ++b) {
+    const double scale = m.body_gravcomp[b];
+    if (scale == 0) continue;
+    const double force[3] = {-g[0] * m.body_mass[b] * scale, -g[1] * m.body_mass[b] * scale,
+                             -g[2] * m.body_mass[b] * scale};
+    const double torque[3] = {0, 0, 0};
+    ApplyWrench(m, d, b, d.xipos.data() + 3 * b, force, torque, d.qfrc_passive.data());
   }
 
   // drag and viscosity of the medium (option density, viscosity, wind)

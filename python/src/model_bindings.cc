@@ -55,7 +55,7 @@ namespace {
   X(tendon_solref_fri, m.ntendon, kNRef) X(tendon_solimp_fri, m.ntendon, kNImp)                  \
   X(tendon_range, m.ntendon, 2) X(tendon_margin, m.ntendon, 0)                                   \
   X(tendon_stiffness, m.ntendon, 0) X(tendon_damping, m.ntendon, 0)                              \
-  X(tendon_frictionloss, m.ntendon, 0) X(tendon_lengthspring, m.ntendon, 0)                      \
+  X(tendon_frictionloss, m.ntendon, 0) X(tendon_lengthspring, m.ntendon, 0) X(tendon_lengthspring_upper, m.ntendon, 0)                      \
   X(tendon_length0, m.ntendon, 0) X(tendon_invweight0, m.ntendon, 0)                             \
   X(wrap_type, m.nwrap, 0) X(wrap_objid, m.nwrap, 0) X(wrap_prm, m.nwrap, 0)                     \
   X(eq_type, m.neq, 0) X(eq_obj1id, m.neq, 0) X(eq_obj2id, m.neq, 0) X(eq_active0, m.neq, 0)     \

@@ -1,5 +1,7 @@
 // Joint springs and dampers (passive.cc): the spring force is minus the gradient of the spring
 // energy (energy.cc) and the damper force is -b v.
+// MuJoCo 3.x body gravcomp cancels that fraction of each body's weight (exactly, in qacc); a
+// 3.x tendon spring dead band exerts no force inside and pulls to its nearer end outside.
 // The fluid forces are tested in fluid_test.cc.
 #include <cmath>
 #include <random>
@@ -7,6 +9,8 @@
 
 #include "dynamics_fixture.h"
 #include "gauss/engine.h"
+#include "gauss/error.h"
+#include "gauss/mjcf.h"
 
 namespace gauss::test {
 namespace {
@@ -55,6 +59,69 @@ TEST_P(Passive, DisabledFlagRemovesAllPassiveForces) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Passive, ::testing::Values("chain_mixed.xml", "pendulum3.xml"));
+
+// A free box and a hinged arm, with gravcomp `fraction` on both.
+std::shared_ptr<const Model> GravcompModel(const std::string& fraction, const std::string& flag) {
+  return LoadModelFromString(R"(<mujoco><option gravity="1 0 -9.81"><flag gravity=")" + flag +
+                                 R"("/></option><worldbody>
+      <body pos="0 0 1" gravcomp=")" + fraction + R"("><freejoint/>
+        <geom type="box" size="0.1 0.2 0.05" pos="0.03 0 0" euler="10 20 30"/></body>
+      <body pos="1 0 1" gravcomp=")" + fraction + R"("><joint axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.4 0 0.2" size="0.03"/></body>
+      </worldbody></mujoco>)",
+                             "gravcomp.xml");
+}
+
+TEST(Gravcomp, CancelsThatFractionOfTheWeight) {
+  // at rest, gravity and gravcomp are the only forces: the free body accelerates at
+  // (1 - fraction) g and does not rotate; the arm's acceleration scales by (1 - fraction)
+  const Engine reference(GravcompModel("0", "enable"));
+  Data free_fall = reference.MakeData();
+  reference.Forward(free_fall);
+  for (const double fraction : {1.0, 0.5, -0.3}) {
+    const Engine engine(GravcompModel(std::to_string(fraction), "enable"));
+    Data d = engine.MakeData();
+    engine.Forward(d);
+    const double g[3] = {1, 0, -9.81};
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(d.qacc[i], (1 - fraction) * g[i], 1e-12) << fraction;
+    for (int i = 3; i < 6; ++i) EXPECT_NEAR(d.qacc[i], 0, 1e-12) << fraction;
+    EXPECT_NEAR(d.qacc[6], (1 - fraction) * free_fall.qacc[6], 1e-12) << fraction;
+    EXPECT_NE(free_fall.qacc[6], 0);
+  }
+  // without gravity there is nothing to compensate
+  const Engine off(GravcompModel("1", "disable"));
+  Data d = off.MakeData();
+  off.Forward(d);
+  for (int i = 0; i < off.model().nv; ++i) EXPECT_EQ(d.qacc[i], 0);
+}
+
+TEST(TendonSpring, DeadBandExertsNoForceInsideAndPullsToTheNearerEnd) {
+  // a fixed tendon of coefficient 2 on a slide: length 2 q; band [0.4, 0.6], k = 10
+  const Engine engine(LoadModelFromString(R"(<mujoco><option gravity="0 0 0"/><worldbody>
+      <body><joint name="q" type="slide"/><geom size="0.1"/></body></worldbody>
+      <tendon><fixed stiffness="10" springlength="0.4 0.6"><joint joint="q" coef="2"/></fixed>
+      </tendon></mujoco>)",
+                                          "deadband.xml"));
+  Data d = engine.MakeData();
+  const struct {
+    double q, force;  // qfrc_passive = J' (-k stretch), J = 2
+  } cases[] = {{0.25, 0}, {0.2, 0}, {0.3, 0}, {0.1, -2 * 10 * (0.2 - 0.4)},
+               {0.45, -2 * 10 * (0.9 - 0.6)}};
+  for (const auto& c : cases) {
+    d.qpos[0] = c.q;
+    engine.Forward(d);
+    EXPECT_NEAR(d.qfrc_passive[0], c.force, 1e-12) << c.q;
+  }
+  try {
+    LoadModelFromString(R"(<mujoco><worldbody><body><joint name="q"/><geom size="1"/></body>
+        </worldbody><tendon><fixed springlength="0.6 0.4"><joint joint="q" coef="1"/></fixed>
+        </tendon></mujoco>)", "bad.xml");
+    ADD_FAILURE() << "a decreasing dead band was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("attribute 'springlength': the dead band"),
+              std::string::npos) << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace gauss::test

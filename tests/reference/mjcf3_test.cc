@@ -3,12 +3,15 @@
 // in tests/reference/mjcf3/ by tests/reference/mjcf3/regen.sh (MuJoCo 3.12 is not linked: the
 // reference data is recorded once with the shared tool ../shared/tools/mjref/build3/mjref3).
 //
-// Asserted: every count and every joint/actuator line equal; the state (qpos, qvel, act) after
+// Asserted: every count and every joint/actuator/sensor line (names, addresses, dimensions:
+// replicate's suffixes and ordering) equal; the state (qpos, qvel, act) after
 // each of the 200 steps driven by the recorded controls equal to 1e-9 relative (measured:
 // see docs/mjcf.md, "MuJoCo 3.x"), sensordata likewise; tendon_dampratio to 1e-6 (its chains
 // of joint equalities amplify round-off: 1e-15 after 3 steps, 7e-13 after 50, 3.5e-7 after
 // 200) and car to 1e-6 (contacts: the two solvers stop at tolerance 1e-8 by different paths,
 // MuJoCo 3.x's line search being inexact: 3e-8 after one step, at most 1.3e-7 in 200).
+// newton_cradle (MuJoCo's replicate example, stiff ball contacts) runs both solvers to
+// convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,7 +39,7 @@ std::string ReferenceFile(const std::string& name, const std::string& suffix) {
 // actuator lines as written.
 struct Info {
   std::map<std::string, std::string> values;
-  std::vector<std::string> joints, actuators;
+  std::vector<std::string> joints, actuators, sensors;
 };
 
 Info ReadInfo(const std::string& path) {
@@ -49,6 +52,10 @@ Info ReadInfo(const std::string& path) {
       info.joints.push_back(line);
     } else if (line.rfind("actuator=", 0) == 0) {
       info.actuators.push_back(line);
+    } else if (line.rfind("sensor=", 0) == 0) {
+      // sensor=ID name=N type=T adr=A dim=D: the type is MuJoCo's enum number, left out
+      const auto type = line.find(" type="), adr = line.find(" adr=");
+      info.sensors.push_back(line.substr(0, type) + line.substr(adr));
     } else if (const auto eq = line.find('='); eq != std::string::npos) {
       info.values.emplace(line.substr(0, eq), line.substr(eq + 1));
     }
@@ -106,6 +113,14 @@ std::string ActuatorLine(const Model& m, int a) {
          " dyntype=" + std::to_string(static_cast<int>(m.actuator_dyntype[a]));
 }
 
+std::string SensorLine(const Model& m, int s) {
+  return "sensor=" + std::to_string(s) + " name=" + m.sensor_name[s] +
+         " adr=" + std::to_string(m.sensor_adr[s]) + " dim=" + std::to_string(m.sensor_dim[s]);
+}
+
+// Models recorded with the solver run to convergence (regen.sh's "converged").
+bool Converged(const std::string& name) { return name == "mujoco/newton_cradle"; }
+
 double RelError(double gauss, double mujoco) {
   return std::fabs(gauss - mujoco) / std::max(1.0, std::fabs(mujoco));
 }
@@ -132,11 +147,18 @@ TEST_P(Mjcf3, CompiledModelMatchesMujoco312) {
   for (int j = 0; j < m.njnt; ++j) EXPECT_EQ(JointLine(m, j), info.joints[j]);
   ASSERT_EQ(static_cast<int>(info.actuators.size()), m.nu);
   for (int a = 0; a < m.nu; ++a) EXPECT_EQ(ActuatorLine(m, a), info.actuators[a]);
+  ASSERT_EQ(static_cast<int>(info.sensors.size()), m.nsensor);
+  for (int s = 0; s < m.nsensor; ++s) EXPECT_EQ(SensorLine(m, s), info.sensors[s]);
 }
 
 TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
   const std::string name = GetParam();
-  const Engine engine(LoadModel(TestModel("mjcf3/" + name + ".xml")));
+  auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/" + name + ".xml")));
+  if (Converged(name)) {
+    model->opt.tolerance = 1e-15;
+    model->opt.iterations = 1000;
+  }
+  const Engine engine(model);
   const Model& m = engine.model();
   Data d = engine.MakeData();
   const Table ref = ReadTable(ReferenceFile(name, ".run.csv"));
@@ -170,7 +192,8 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
 
 INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
-                                           "mujoco/tendon_dampratio", "mujoco/car",
+                                           "mujoco/tendon_dampratio", "mujoco/car", "replicate",
+                                           "mujoco/newton_cradle", "gravcomp", "deadband",
                                            "sensors3"));
 
 }  // namespace

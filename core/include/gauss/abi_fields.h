@@ -229,6 +229,7 @@
   X(Model, tendon_damping) \
   X(Model, tendon_frictionloss) \
   X(Model, tendon_lengthspring) \
+  X(Model, tendon_lengthspring_upper) \
   X(Model, tendon_length0) \
   X(Model, tendon_invweight0) \
   X(Model, tendon_name) \

@@ -261,6 +261,10 @@ struct Model {
   std::vector<double> tendon_damping;        // (ntendon)
   std::vector<double> tendon_frictionloss;   // (ntendon)
   std::vector<double> tendon_lengthspring;   // (ntendon)
+  // (ntendon) 3.x: upper end of the spring's dead band [tendon_lengthspring, upper], in which
+  // the tendon spring exerts no force; equal to tendon_lengthspring without a dead band. Empty
+  // in hand-built models: no dead band.
+  std::vector<double> tendon_lengthspring_upper;
   std::vector<double> tendon_length0;        // (ntendon) length at qpos0
   std::vector<double> tendon_invweight0;     // (ntendon) inverse weight J M^-1 J' at qpos0
   std::vector<std::string> tendon_name;      // (ntendon)

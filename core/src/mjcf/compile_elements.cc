@@ -237,14 +237,27 @@ void CompileTendons(CompileContext* c) {
     m.tendon_damping.push_back(t.damping);
     m.tendon_frictionloss.push_back(t.frictionloss);
     m.tendon_lengthspring.push_back(t.springlength);  // negative: see ResolveTendonSpringLengths
+    // 3.x dead band (springlength with two values); negative: the same as the lower end
+    if (t.springlength_high >= 0 && t.springlength_high < t.springlength) {
+      throw Error(t.src.Where("springlength"), "the dead band [" + std::to_string(t.springlength) +
+                                                   ", " + std::to_string(t.springlength_high) +
+                                                   "] must not be decreasing");
+    }
+    m.tendon_lengthspring_upper.push_back(t.springlength_high);
     m.tendon_name.push_back(t.name);
   }
 }
 
-// (qpos_spring, tendon_*, wrap_*, site frames) => (tendon_lengthspring)
+// (qpos_spring, tendon_*, wrap_*, site frames) => (tendon_lengthspring, _upper)
 void ResolveTendonSpringLengths(CompileContext* c) {
   Model& m = *c->m;
   bool needed = false;
+  for (int t = 0; t < m.ntendon; ++t) {
+    // springlength "-1 h" (3.x): the lower end comes from qpos_spring, the upper stays h
+    if (m.tendon_lengthspring_upper[t] < 0 && m.tendon_lengthspring[t] >= 0) {
+      m.tendon_lengthspring_upper[t] = m.tendon_lengthspring[t];
+    }
+  }
   for (double l : m.tendon_lengthspring) needed = needed || l < 0;
   if (!needed) return;
   Data d;
@@ -256,6 +269,7 @@ void ResolveTendonSpringLengths(CompileContext* c) {
   Tendons(m, d);
   for (int t = 0; t < m.ntendon; ++t) {
     if (m.tendon_lengthspring[t] < 0) m.tendon_lengthspring[t] = d.ten_length[t];
+    if (m.tendon_lengthspring_upper[t] < 0) m.tendon_lengthspring_upper[t] = d.ten_length[t];
   }
 }
 

@@ -481,6 +481,7 @@ void CompileTree(CompileContext* c) {
     m.body_rootid[b] = parent == 0 ? b : m.body_rootid[parent];
     m.body_weldid[b] = s.joints.empty() ? m.body_weldid[parent] : b;
     m.body_sleep[b] = s.sleep;
+    m.body_gravcomp[b] = s.gravcomp;
     if (s.mocap) {
       if (parent != 0 || !s.joints.empty()) {
         throw Error(s.src.Where("mocap"),

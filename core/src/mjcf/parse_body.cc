@@ -7,7 +7,8 @@
 //    with quat/euler/... is an error) and takes precedence over diaginertia.
 //  - <composite> expands into bodies, joints, geoms, ... where it is written (composite.h).
 //  - 3.x <frame>: its children belong to the enclosing body, posed by the frame (composed
-//    with enclosing frames); its childclass applies to them. <replicate>, <attach>,
+//    with enclosing frames); its childclass applies to them (<replicate> is expanded into
+//    frames before, replicate.cc). <attach>,
 //    <plugin> and <flexcomp> are refused (not supported yet).
 #include "mjcf/attributes.h"
 #include "mjcf/composite.h"
@@ -123,7 +124,6 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
     if (c.name == "inertial" && !frame.identity) {
       NotSupported(c, "<inertial> inside a <frame>");
     }
-    if (c.name == "replicate") NotSupported(c, "<replicate> (MuJoCo 3.x)");
     if (c.name == "attach") NotSupported(c, "<attach> (MuJoCo 3.x model composition)");
     if (c.name == "plugin") NotSupported(c, "body <plugin> (MuJoCo 3.x engine plugins)");
     if (c.name == "flexcomp") NotSupported(c, "<flexcomp> (MuJoCo 3.x flex deformables)");
@@ -188,10 +188,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
       ReadNumbers(c, "pos", child->pos, 3);
       ReadOrientation(c, &child->orient);
       ReadBool(c, "mocap", &child->mocap);
-      double gravcomp = 0;  // 3.x
-      if (ReadNumber(c, "gravcomp", &gravcomp) && gravcomp != 0) {
-        NotSupported(c, "body gravcomp (gravity compensation)", "gravcomp");
-      }
+      ReadNumber(c, "gravcomp", &child->gravcomp);  // 3.x
       ReadKeyword(c, "sleep", {"auto", "never", "allowed", "init"}, &child->sleep);
       std::vector<double> user;
       ReadNumberList(c, "user", &user);

@@ -178,9 +178,6 @@ void CheckTendon3x(const XmlElement& e, const TendonSpec& t, bool autolimits) {
     NotSupported(e, "actuatorfrcrange (a limit on the actuator force on a tendon)",
                  "actuatorfrcrange");
   }
-  if (t.springlength_high >= 0 && t.springlength_high != t.springlength) {
-    NotSupported(e, "a springlength dead band (two different values)", "springlength");
-  }
 }
 
 // (actuator element after its class) => ()

@@ -468,8 +468,9 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
   spec->world.name = "world";
   spec->world.src = SourceOf(root);
 
+  const XmlElement* doc = &root;
   auto each = [&](const char* section, auto&& read) {
-    for (const XmlElement& c : root.children) {
+    for (const XmlElement& c : doc->children) {
       if (c.name == section) read(c);
     }
   };
@@ -478,6 +479,9 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
   }
   each("extension", [&](const XmlElement& c) { ReadExtension(c, spec); });
   each("compiler", [&](const XmlElement& c) { ReadCompiler(c, &spec->compiler); });
+  // 3.x <replicate>: the rest is read from the expanded document (replicate.cc)
+  XmlElement expanded;
+  if (ExpandReplicates(root, spec->compiler, &expanded)) doc = &expanded;
   each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
   each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });
   each("default", [&](const XmlElement& c) { ReadDefaultSection(c, spec); });

@@ -32,6 +32,10 @@ bool ReadMeshInertia(const XmlElement& e, int* out);
 // Does the document use anything only MuJoCo 3.x has? Then MuJoCo 3.x's defaults apply where
 // they differ from 2.2.2's (mesh inertia; docs/mjcf.md, "MuJoCo 3.x").
 bool UsesMjcf3(const XmlElement& root);
+// <replicate> (replicate.cc): when the document has one, `out` = the document with every
+// replicate turned into posed <frame> copies with suffixed names and the elements referring
+// into them replicated; false (out untouched) otherwise. Angles follow `compiler`.
+bool ExpandReplicates(const XmlElement& root, const CompilerSpec& compiler, XmlElement* out);
 void ReadOption3x(const XmlElement& e, Options* o);
 void ReadFlags3x(const XmlElement& flag, Options* o);
 void ReadMemorySize(const XmlElement& e, SizeSpec* s);

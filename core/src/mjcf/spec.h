@@ -211,6 +211,7 @@ struct BodySpec {
   Orientation orient;
   bool mocap = false;
   int sleep = 0;  // body/sleep: a SleepPolicy (auto, never, allowed, init)
+  double gravcomp = 0;  // 3.x body/gravcomp: the fraction of its weight compensated
   bool has_inertial = false;
   InertialSpec inertial;
   std::vector<JointSpec> joints;

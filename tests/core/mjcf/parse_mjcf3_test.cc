@@ -225,12 +225,10 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
     const char* xml;
     const char* expected;
   } cases[] = {
-      {"<worldbody><replicate count=\"2\"><geom size=\"1\"/></replicate></worldbody>",
-       "mjcf3.xml:1: element 'replicate': not supported yet: <replicate>"},
       {"<worldbody><geom size=\"1\" surfacevel=\"1 0 0 0 0 0\"/></worldbody>",
        "attribute 'surfacevel': not supported yet: surfacevel"},
-      {"<worldbody><body gravcomp=\"1\"><joint/><geom size=\"1\"/></body></worldbody>",
-       "attribute 'gravcomp': not supported yet"},
+      {"<worldbody><body><joint actuatorgravcomp=\"true\"/><geom size=\"1\"/></body>"
+       "</worldbody>", "attribute 'actuatorgravcomp': not supported yet"},
       {"<worldbody><flexcomp type=\"grid\" count=\"2 2 1\"/></worldbody>",
        "element 'flexcomp': not supported yet"},
       {"<extension><plugin plugin=\"mujoco.elasticity.cable\"><instance name=\"c\"/></plugin>"
