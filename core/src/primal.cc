@@ -68,8 +68,14 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
     return true;
   }
   const double decrease = PrimalDecrease(p, pt, w.dir, w.Mdir, w.Jdir, step, arena);
-  for (int i = 0; i < p.nv; ++i) pt.x[i] += step * w.dir[i];
-  EvaluatePrimal(p, pt);
+  // move along dir: x, M x and jar are linear in the step, so they follow from the products
+  // with dir already at hand (no new M x and J x products)
+  for (int i = 0; i < p.nv; ++i) {
+    pt.x[i] += step * w.dir[i];
+    pt.Mx[i] += step * w.Mdir[i];
+  }
+  for (int i = 0; i < p.nefc; ++i) pt.jar[i] += step * w.Jdir[i];
+  EvaluatePrimalRows(p, pt);
 
   const double scale = PrimalScale(p);
   double gnorm = 0;
@@ -88,10 +94,14 @@ void CopyPrimalSolution(const ConstraintProblem& p, const PrimalPoint& pt, doubl
 }
 
 void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt) {
-  // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
   p.M->MulM(pt.x, pt.Mx);
   MulJ(p, pt.x, pt.jar);
   for (int i = 0; i < p.nefc; ++i) pt.jar[i] -= p.aref[i];
+  EvaluatePrimalRows(p, pt);
+}
+
+void EvaluatePrimalRows(const ConstraintProblem& p, PrimalPoint& pt) {
+  // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
   double quad = 0;
   for (int i = 0; i < p.nv; ++i) {
     const double dx = pt.x[i] - p.qacc_smooth[i];
@@ -105,9 +115,15 @@ void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt) {
 
 void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt) {
   std::copy(p.qacc_smooth, p.qacc_smooth + p.nv, pt.x);
-  EvaluatePrimal(p, pt);
-  if (!p.qacc_warmstart) return;
-  const double smooth_cost = pt.cost;
+  if (!p.qacc_warmstart) {
+    EvaluatePrimal(p, pt);
+    return;
+  }
+  // the cost at qacc_smooth is the penalty alone (its quadratic part is exactly 0): one J x
+  // product, no M x, force, state or gradient (the warmstart is the usual winner)
+  MulJ(p, pt.x, pt.jar);
+  for (int i = 0; i < p.nefc; ++i) pt.jar[i] -= p.aref[i];
+  const double smooth_cost = ConstraintCost(p, pt.jar, nullptr, nullptr);
   std::copy(p.qacc_warmstart, p.qacc_warmstart + p.nv, pt.x);
   EvaluatePrimal(p, pt);
   if (pt.cost > smooth_cost) {
