@@ -106,9 +106,9 @@ ArenaPlan NewtonHessian::Plan(int nv, int nM, int njmax, int row_nonzeros, bool 
 }
 
 bool NewtonHessian::Factor(const ConstraintProblem& p, const double* jar, const int* state,
-                           Arena& arena) {
+                           Arena& arena, bool sparse) {
   nv_ = p.nv;
-  is_sparse_ = p.J == nullptr;
+  is_sparse_ = sparse;
   if (!is_sparse_) return FactorDense(p, jar, state, arena);
   ArenaCarve carve(arena);
   UpdateBlocks(carve, p.nv, p.nefc);
