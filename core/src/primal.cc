@@ -68,14 +68,14 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
     return true;
   }
   const double decrease = PrimalDecrease(p, pt, w.dir, w.Mdir, w.Jdir, step, arena);
-  // move along dir: x, M x and jar are linear in the step, so they follow from the products
-  // with dir already at hand (no new M x and J x products)
+  // move along dir; M x and J x - aref follow from the products already at hand (as MuJoCo
+  // does), which saves one product with M and one with J per iteration
   for (int i = 0; i < p.nv; ++i) {
     pt.x[i] += step * w.dir[i];
     pt.Mx[i] += step * w.Mdir[i];
   }
   for (int i = 0; i < p.nefc; ++i) pt.jar[i] += step * w.Jdir[i];
-  EvaluatePrimalRows(p, pt);
+  EvaluatePrimalFromProducts(p, pt);
 
   const double scale = PrimalScale(p);
   double gnorm = 0;
@@ -97,10 +97,10 @@ void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt) {
   p.M->MulM(pt.x, pt.Mx);
   MulJ(p, pt.x, pt.jar);
   for (int i = 0; i < p.nefc; ++i) pt.jar[i] -= p.aref[i];
-  EvaluatePrimalRows(p, pt);
+  EvaluatePrimalFromProducts(p, pt);
 }
 
-void EvaluatePrimalRows(const ConstraintProblem& p, PrimalPoint& pt) {
+void EvaluatePrimalFromProducts(const ConstraintProblem& p, PrimalPoint& pt) {
   // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
   double quad = 0;
   for (int i = 0; i < p.nv; ++i) {
