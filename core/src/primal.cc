@@ -115,9 +115,15 @@ void EvaluatePrimalFromProducts(const ConstraintProblem& p, PrimalPoint& pt) {
 
 void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt) {
   std::copy(p.qacc_smooth, p.qacc_smooth + p.nv, pt.x);
-  EvaluatePrimal(p, pt);
-  if (!p.qacc_warmstart) return;
-  const double smooth_cost = pt.cost;
+  if (!p.qacc_warmstart) {
+    EvaluatePrimal(p, pt);
+    return;
+  }
+  // the cost at qacc_smooth is the penalty alone (its quadratic part is exactly 0): one J x
+  // product, no M x, force, state or gradient (the warmstart is the usual winner)
+  MulJ(p, pt.x, pt.jar);
+  for (int i = 0; i < p.nefc; ++i) pt.jar[i] -= p.aref[i];
+  const double smooth_cost = ConstraintCost(p, pt.jar, nullptr, nullptr);
   std::copy(p.qacc_warmstart, p.qacc_warmstart + p.nv, pt.x);
   EvaluatePrimal(p, pt);
   if (pt.cost > smooth_cost) {

@@ -13,7 +13,13 @@ class NewtonHessian {
  public:
   // Factors H at (jar, state). Returns false if H is not positive definite (it always is in
   // exact arithmetic: M > 0 and s'' >= 0). Memory from `arena`, valid until the caller's scope.
-  bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena);
+  bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena) {
+    return Factor(p, jar, state, arena, p.J == nullptr);
+  }
+  // The same with the storage chosen by the caller: sparse = false factors densely also when
+  // p's rows are CSR (newton's CSR view of a dense Jacobian, newton.cc).
+  bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena,
+              bool sparse);
 
   // Brings the factor from the row states it was built at to `state` (same point of the line
   // search's path, jar aside) by rank-one updates for the rows that entered or left their
