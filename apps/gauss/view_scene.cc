@@ -146,6 +146,8 @@ std::string ModelJson(const Model& m, const std::string& model_path) {
     const bool collides = m.geom_contype[g] != 0 || m.geom_conaffinity[g] != 0;
     out += std::string(",\"collides\":") + (collides ? "true" : "false");
     out += ",\"mesh\":" + std::to_string(m.geom_type[g] == GeomType::kMesh ? m.geom_dataid[g] : -1);
+    out += ",\"hfield\":" +
+           std::to_string(m.geom_type[g] == GeomType::kHfield ? m.geom_dataid[g] : -1);
     out += "}";
   }
   out += "],\"sites\":[";
@@ -182,6 +184,18 @@ std::string ModelJson(const Model& m, const std::string& model_path) {
       out += (i ? "," : "") + std::to_string(m.mesh_face[3 * m.mesh_faceadr[k] + i]);
     }
     out += "]}";
+  }
+  // Height fields: the grid as the physics sees it (row r at y = (2r/(nrow-1) - 1) size_y,
+  // column c at x = (2c/(ncol-1) - 1) size_x, elevation data * size_z); the page triangulates it.
+  out += "],\"hfields\":[";
+  for (int k = 0; k < m.nhfield; ++k) {
+    out += std::string(k ? "," : "") + "{\"name\":" + JsonString(m.hfield_name[k]) +
+           ",\"nrow\":" + std::to_string(m.hfield_nrow[k]) +
+           ",\"ncol\":" + std::to_string(m.hfield_ncol[k]) + ",\"size\":";
+    AppendArray(&m.hfield_size[4 * k], 4, out);
+    out += ",\"data\":";
+    AppendArray(&m.hfield_data[m.hfield_adr[k]], m.hfield_nrow[k] * m.hfield_ncol[k], out);
+    out += "}";
   }
   return out + "]}";
 }

@@ -27,6 +27,8 @@ _KINDS = {
     "mesh": "mesh_names",
     "hfield": "hfield_names",
     "numeric": "numeric_names",
+    "material": "material_names",
+    "skin": "skin_names",
 }
 
 

@@ -69,20 +69,36 @@ namespace {
   X(sensor_needstage, m.nsensor, 0) X(sensor_cutoff, m.nsensor, 0) X(sensor_noise, m.nsensor, 0) \
   X(key_time, m.nkey, 0) X(key_qpos, m.nkey, m.nq) X(key_qvel, m.nkey, m.nv)                     \
   X(key_act, m.nkey, m.na) X(key_ctrl, m.nkey, m.nu)                                             \
+  X(key_mpos, m.nkey, m.nmocap * 3) X(key_mquat, m.nkey, m.nmocap * 4)                           \
   X(numeric_adr, m.nnumeric, 0) X(numeric_size, m.nnumeric, 0)                                   \
-  X(numeric_data, static_cast<long>(m.numeric_data.size()), 0)
+  X(numeric_data, static_cast<long>(m.numeric_data.size()), 0)                                   \
+  X(dof_length, m.nv, 0) X(body_treeid, m.nbody, 0) X(dof_treeid, m.nv, 0)                       \
+  X(tree_bodyadr, m.ntree, 0) X(tree_bodynum, m.ntree, 0) X(tree_dofadr, m.ntree, 0)             \
+  X(tree_dofnum, m.ntree, 0) X(body_sleep, m.nbody, 0) X(tree_sleep_policy, m.ntree, 0)          \
+  X(geom_matid, m.ngeom, 0) X(site_rgba, m.nsite, 4) X(site_matid, m.nsite, 0)                   \
+  X(mat_rgba, m.nmat, 4)                                                                         \
+  X(skin_matid, m.nskin, 0) X(skin_group, m.nskin, 0) X(skin_rgba, m.nskin, 4)                   \
+  X(skin_inflate, m.nskin, 0) X(skin_vertadr, m.nskin, 0) X(skin_vertnum, m.nskin, 0)            \
+  X(skin_faceadr, m.nskin, 0) X(skin_facenum, m.nskin, 0) X(skin_boneadr, m.nskin, 0)            \
+  X(skin_bonenum, m.nskin, 0) X(skin_vert, m.nskinvert, 3) X(skin_face, m.nskinface, 3)          \
+  X(skin_bonevertadr, m.nskinbone, 0) X(skin_bonevertnum, m.nskinbone, 0)                        \
+  X(skin_bonebindpos, m.nskinbone, 3) X(skin_bonebindquat, m.nskinbone, 4)                       \
+  X(skin_bonebodyid, m.nskinbone, 0) X(skin_bonevertid, m.nskinbonevert, 0)                      \
+  X(skin_bonevertweight, m.nskinbonevert, 0)
 
 #define GAUSS_MODEL_SIZES(X)                                                                   \
   X(nq) X(nv) X(nu) X(na) X(nbody) X(njnt) X(ngeom) X(nsite) X(nmocap) X(neq) X(ntendon)      \
   X(nwrap) X(nsensor) X(nsensordata) X(npair) X(nexclude) X(nkey) X(nnumeric) X(nM) X(nconmax) \
-  X(njmax) X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nhfield) X(nhfielddata)
+  X(njmax) X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nhfield) X(nhfielddata)         \
+  X(ntree) X(nmat) X(nskin) X(nskinvert) X(nskinface) X(nskinbone) X(nskinbonevert)
 
 // Element-name lists: Python name -> Model member.
 #define GAUSS_MODEL_NAMES(X)                                                                    \
   X(body_names, body_name) X(joint_names, jnt_name) X(geom_names, geom_name)                   \
   X(site_names, site_name) X(actuator_names, actuator_name) X(tendon_names, tendon_name)       \
   X(sensor_names, sensor_name) X(eq_names, eq_name) X(key_names, key_name)                     \
-  X(mesh_names, mesh_name) X(hfield_names, hfield_name) X(numeric_names, numeric_name)
+  X(mesh_names, mesh_name) X(hfield_names, hfield_name) X(numeric_names, numeric_name)       \
+  X(material_names, mat_name) X(skin_names, skin_name)
 
 const char* ConeName(Cone c) { return c == Cone::kElliptic ? "elliptic" : "pyramidal"; }
 

@@ -1,4 +1,6 @@
 """gauss.Model: loading from a file or from text, sizes, names <-> ids, read-only array views."""
+import re
+
 import numpy as np
 import pytest
 
@@ -83,3 +85,48 @@ def test_height_field_arrays_and_names(repo):
     steps = m.hfield_data[m.hfield_adr[0]:m.hfield_adr[0] + 30].reshape(5, 6)
     np.testing.assert_allclose(steps[4], np.array([0, 1, 2, 3, 4, 5]) / 6, rtol=1e-7)
     assert steps.min() == 0 and steps.max() == 1
+
+
+# Model fields reached under another Python name (lists of strings and the options).
+_RENAMED = {"name": "name", "source_file": "source_file", "opt": "opt",
+            "sensor_type": "sensor_types", "actuator_plugin": "actuator_plugins",
+            "sensor_plugin": "sensor_plugins", "mat_name": "material_names",
+            "jnt_name": "joint_names"}
+
+
+def test_every_model_field_is_reachable(repo):
+    # The field list the ABI fingerprint is built from (scripts/gen_abi_fields.py): a field
+    # added to gauss::Model without a binding fails here.
+    text = (repo / "core" / "include" / "gauss" / "abi_fields.h").read_text()
+    block = re.search(r"#define GAUSS_ABI_FIELDS_Model\(X\)(.*?)\n\n", text, re.S).group(1)
+    fields = re.findall(r"X\(Model, (\w+)\)", block)
+    assert len(fields) > 200
+    m = gauss.load_model(repo / "tests" / "models" / "compile_skin.xml")
+    missing = []
+    for f in fields:
+        name = _RENAMED.get(f) or (f[:-len("_name")] + "_names" if f.endswith("_name") else f)
+        if not hasattr(m, name):
+            missing.append(f)
+    assert missing == []
+
+
+def test_material_and_skin_arrays_and_names(repo):
+    m = gauss.load_model(repo / "tests" / "models" / "compile_skin.xml")
+    assert (m.nmat, m.nskin) == (3, 3)
+    assert m.material_names == ["sleeve_red", "blue", "yellow"]
+    assert m.skin_names == ["sleeve", "tag", "knob"]
+    assert m.skin("knob").id == 2 and m.material("yellow").id == 2
+    np.testing.assert_array_equal(m.mat_rgba[0], [0.9, 0.1, 0.1, 1])  # from its default class
+    assert list(m.geom_matid) == [1, 2, 1, 0]
+    assert list(m.site_matid) == [2, -1]
+    assert list(m.skin_matid) == [0, -1, -1]
+    assert list(m.skin_vertnum) == [12, 4, 4] and list(m.skin_facenum) == [20, 4, 4]
+    assert m.skin_vert.shape == (m.nskinvert, 3) and m.skin_face.shape == (m.nskinface, 3)
+    np.testing.assert_allclose(m.skin_vert[0], [0, -0.08, 0.92], rtol=1e-7)  # float, as MuJoCo
+    assert abs(m.skin_inflate[0] - 0.01) < 1e-9
+    assert list(m.skin_bonenum) == [2, 1, 1]
+    # the sleeve's bones: upper (id 1) then lower (id 2), 8 vertices each
+    assert list(m.skin_bonebodyid[:2]) == [1, 2] and list(m.skin_bonevertnum[:2]) == [8, 8]
+    # the knob's bind orientation is normalized by the compiler (stored as float, as MuJoCo)
+    q = m.skin_bonebindquat[m.skin_boneadr[2]]
+    np.testing.assert_allclose(q, np.array([1.8, 0.2, 0.6, 0.4]) / np.sqrt(3.8), rtol=1e-7)

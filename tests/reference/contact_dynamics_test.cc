@@ -26,7 +26,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -90,22 +89,6 @@ void SimulatedState(const mjModel* m, mjData* sim, mjData* d, std::mt19937_64& g
   std::copy_n(sim->act, m->na, d->act);
   std::copy_n(sim->ctrl, m->nu, d->ctrl);
   std::copy_n(sim->qacc_warmstart, m->nv, d->qacc_warmstart);
-}
-
-std::string ContactList(const Data& d, const mjData* md) {
-  std::ostringstream out;
-  for (int i = 0; i < std::max(d.ncon, md->ncon); ++i) {
-    out << "\n  #" << i;
-    if (i < d.ncon) {
-      out << " gauss " << d.contact[i].geom1 << "-" << d.contact[i].geom2 << " dist "
-          << d.contact[i].dist;
-    }
-    if (i < md->ncon) {
-      out << " | mujoco " << md->contact[i].geom1 << "-" << md->contact[i].geom2 << " dist "
-          << md->contact[i].dist;
-    }
-  }
-  return out.str();
 }
 
 // Contacts, rows and parameters; false (after reporting) at the first mismatch.

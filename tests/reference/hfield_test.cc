@@ -98,22 +98,6 @@ double ContactDifference(const Model& m, const Data& d, const mjData* md) {
   return worst;
 }
 
-std::string ContactList(const Data& d, const mjData* md) {
-  std::ostringstream out;
-  for (int i = 0; i < std::max(d.ncon, md->ncon); ++i) {
-    out << "\n  #" << i;
-    if (i < d.ncon) {
-      out << " gauss " << d.contact[i].geom1 << "-" << d.contact[i].geom2 << " dist "
-          << d.contact[i].dist;
-    }
-    if (i < md->ncon) {
-      out << " | mujoco " << md->contact[i].geom1 << "-" << md->contact[i].geom2 << " dist "
-          << md->contact[i].dist;
-    }
-  }
-  return out.str();
-}
-
 // Relative difference max |a - b| / max(1, |b|) over n values.
 double RelativeDifference(const double* a, const double* b, int n) {
   double worst = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -117,6 +118,22 @@ void PlacedState(const mjModel* m, mjData* d, std::mt19937_64& gen, bool motion)
   if (!motion) return;
   for (int i = 0; i < m->nv; ++i) d->qvel[i] = nd(gen);
   RandomControls(m, d, gen);
+}
+
+std::string ContactList(const Data& d, const mjData* md) {
+  std::ostringstream out;
+  for (int i = 0; i < std::max(d.ncon, md->ncon); ++i) {
+    out << "\n  #" << i;
+    if (i < d.ncon) {
+      out << " gauss " << d.contact[i].geom1 << "-" << d.contact[i].geom2 << " dist "
+          << d.contact[i].dist;
+    }
+    if (i < md->ncon) {
+      out << " | mujoco " << md->contact[i].geom1 << "-" << md->contact[i].geom2 << " dist "
+          << md->contact[i].dist;
+    }
+  }
+  return out.str();
 }
 
 }  // namespace gauss::test

@@ -71,4 +71,7 @@ void RandomControls(const mjModel* m, mjData* d, std::mt19937_64& gen);
 // when limited, else qpos0 + 0.5 N(0,1). With `motion`, then qvel N(0,1) and RandomControls.
 void PlacedState(const mjModel* m, mjData* d, std::mt19937_64& gen, bool motion);
 
+// Both sides' contacts, one per line (index, geoms, distance), for a failure message.
+std::string ContactList(const Data& d, const mjData* md);
+
 }  // namespace gauss::test

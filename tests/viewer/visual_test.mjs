@@ -4,7 +4,8 @@
 // (material) and links coloured green (own rgba, which wins over the material) and red
 // (material). The screenshot pixels where those parts project must have their colours, and the
 // sleeve must follow the links as they swing: its drawn far ring is at the lower link's tip as
-// the trajectory CSV's joint angles put it, and the screenshot shows it there.
+// the trajectory CSV's joint angles put it, and the screenshot shows it there. Then a height
+// field (tests/models/view_hfield.xml) is drawn where the physics has its surface.
 //
 // usage: node visual_test.mjs --gauss BIN --source REPO --work DIR [--screenshots DIR]
 import fs from 'node:fs';
@@ -96,6 +97,31 @@ try {
   const rgbLeft = meanColour(imgEnd, leftBehind.x, leftBehind.y, 2);
   check(dominant(rgbLeft) !== 'red', `at t=end the sleeve has left its t=0 place (rgb ${rgbLeft.map((x) => x.toFixed(0)).join(' ')})`);
   check(errors.length === 0, 'no errors in the page console' + (errors.length ? ': ' + errors.join('; ') : ''));
+
+  // Height fields are drawn where the physics has them: a green pyramid (elevation 0, 0.5, 1
+  // rings times size_z 0.5 m; the peak at the origin 0.5 m high).
+  const hfTraj = path.join(opts.work, 'hfield.csv');
+  gauss(opts, 'run', 'tests/models/view_hfield.xml', '--duration', '0.2', '--out', hfTraj);
+  const hfHtml = path.join(opts.work, 'hfield.html');
+  gauss(opts, 'view', 'tests/models/view_hfield.xml', '--traj', hfTraj, '--out', hfHtml);
+  await page.goto('file://' + hfHtml);
+  await page.waitForFunction(() => window.gaussViewer !== undefined, null, {timeout: 30000});
+  await page.evaluate(() => window.gaussViewer.setTime(0));
+  const hf = await shoot('hfield_t0.png');
+  // the drawn surface's height at grid points and on grid lines (where it does not depend on
+  // which diagonal splits a cell) against the field: 0.5 m at the peak, 0.25 m on the ring
+  // around it, 0 on the border, linear in between
+  for (const [x, y, z] of [[0, 0, 0.5], [0.5, 0, 0.25], [-0.5, 0.5, 0.25], [0.25, 0, 0.375],
+                           [0.75, 0, 0.125], [0, -0.75, 0.125], [-0.98, -0.25, 0.01]]) {
+    const drawn = await page.evaluate((p) => window.gaussViewer.surfaceHeight('terrain', ...p), [x, y]);
+    check(drawn !== null && Math.abs(drawn - z) < 1e-6,
+          `the height field is drawn at height ${z} under (${x}, ${y}) (drawn ${drawn})`);
+  }
+  await colourAt(hf, [0, -0.02, 0.49], 'the height field at its peak', 'green');
+  await colourAt(hf, [-0.5, -0.5, 0.24], 'the height field half way up its slope', 'green');
+  const air = await project([0, 0, 0.9]);
+  const rgbAir = meanColour(hf, air.x, air.y, 2);
+  check(dominant(rgbAir) !== 'green', `above the peak is not terrain (rgb ${rgbAir.map((x) => x.toFixed(0)).join(' ')})`);
 } finally {
   await close();
 }

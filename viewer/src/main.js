@@ -253,6 +253,16 @@ window.gaussViewer = {
     const b = scene.model.bodies.findIndex((body) => body.name === name);
     return b < 0 ? null : rigs[rig].bodies[b].getWorldPosition(new THREE.Vector3()).toArray();
   },
+  /** The height (world z) of the highest drawn surface of geom `name` under (x, y), or null. */
+  surfaceHeight(name, x, y, rig = 0) {
+    render();
+    const object = rigs[rig].root.getObjectByName(name);
+    if (!object) return null;
+    object.updateWorldMatrix(true, true);
+    const ray = new THREE.Raycaster(new THREE.Vector3(x, y, 1e3), new THREE.Vector3(0, 0, -1));
+    const hits = ray.intersectObject(object, true);
+    return hits.length ? hits[0].point.z : null;
+  },
   /** The drawn vertices of skin `k` (world x y z, 3 numbers per vertex). */
   skinVertices(k, rig = 0) { return Array.from(rigs[rig].skins[k].geometry.getAttribute('position').array); },
   live: () => live,

@@ -3,11 +3,13 @@
 import * as THREE from 'three';
 
 /** @typedef {{type:string, body:number, size:number[], pos:number[], quat:number[],
- *   rgba?:number[], name:string, collides?:boolean, group?:number, mesh?:number}} Part */
+ *   rgba?:number[], name:string, collides?:boolean, group?:number, mesh?:number,
+ *   hfield?:number}} Part */
+/** @typedef {{name:string, nrow:number, ncol:number, size:number[], data:number[]}} HField */
 /** @typedef {{name:string, rgba:number[], group:number, face:number[], nvert:number}} Skin */
 /** @typedef {{name:string, timestep:number, bodies:{name:string,parent:number}[],
  *   geoms:Part[], sites:Part[], skins?:Skin[],
- *   meshes:{name:string, vert:number[], face:number[]}[]}} ModelJson */
+ *   meshes:{name:string, vert:number[], face:number[]}[], hfields?:HField[]}} ModelJson */
 
 /** @param {number[]} rgba @returns {boolean} MJCF's default grey (no rgba and no material) */
 const isDefaultRgba = (rgba) => rgba[0] === 0.5 && rgba[1] === 0.5 && rgba[2] === 0.5 && rgba[3] === 1;
@@ -40,8 +42,54 @@ function partGeometry(part, model) {
       flat.computeVertexNormals();
       return flat;
     }
-    default: return null;  // planes are drawn by planeObject; height fields are not loaded
+    case 'hfield': {
+      const field = (model.hfields ?? [])[part.hfield ?? -1];
+      return field ? heightFieldGeometry(field) : null;
+    }
+    default: return null;  // planes are drawn by planeObject
   }
+}
+
+/**
+ * A height field's surface in its geom frame: vertex (r, c) at
+ * ((2c/(ncol-1) - 1) sx, (2r/(nrow-1) - 1) sy, data[r ncol + c] sz), two triangles per cell, and
+ * four side walls down to the base (-size[3]), so that the terrain reads as a solid block.
+ * @param {HField} field @returns {THREE.BufferGeometry}
+ */
+function heightFieldGeometry(field) {
+  const {nrow, ncol, size, data} = field;
+  const [sx, sy, sz, base] = size;
+  const x = (c) => (2 * c / (ncol - 1) - 1) * sx;
+  const y = (r) => (2 * r / (nrow - 1) - 1) * sy;
+  const position = [];
+  const index = [];
+  for (let r = 0; r < nrow; ++r) {
+    for (let c = 0; c < ncol; ++c) position.push(x(c), y(r), data[r * ncol + c] * sz);
+  }
+  for (let r = 0; r + 1 < nrow; ++r) {
+    for (let c = 0; c + 1 < ncol; ++c) {
+      const v = r * ncol + c;
+      index.push(v, v + 1, v + ncol + 1, v, v + ncol + 1, v + ncol);
+    }
+  }
+  // walls: each boundary edge of the grid joined to its copy at the base
+  const wall = (cells) => {
+    for (let i = 0; i + 1 < cells.length; ++i) {
+      const [a, b] = [cells[i], cells[i + 1]];
+      const first = position.length / 3;
+      position.push(position[3 * a], position[3 * a + 1], -base,
+                    position[3 * b], position[3 * b + 1], -base);
+      index.push(a, b, first + 1, a, first + 1, first);
+    }
+  };
+  const row = (r) => Array.from({length: ncol}, (_, c) => r * ncol + c);
+  const column = (c) => Array.from({length: nrow}, (_, r) => r * ncol + c);
+  [row(0), row(nrow - 1), column(0), column(ncol - 1)].forEach(wall);
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.Float32BufferAttribute(position, 3));
+  g.setIndex(index);
+  g.computeVertexNormals();
+  return g;
 }
 
 /**
