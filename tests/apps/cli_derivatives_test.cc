@@ -104,6 +104,27 @@ TEST(CliTrajopt, BoxLiftReachesItsGoal) {
   EXPECT_NE(r.out.find("goal_violation:"), std::string::npos);
 }
 
+// Column (b): ip at kappa 1e-3, h = 0.05, implicit gradients push the box 1 m on the ground.
+TEST(CliTrajopt, BoxPushWithIpAndImplicitGradientsReachesItsGoal) {
+  const std::string problem = WriteScratch(
+      "push_ip.yaml",
+      "model: " + RepoModel("ip/lift_box.xml") +
+          "\nset: [timestep=0.05, integrator=euler, solver=ip, solver.params.kappa_floor=1.0e-3,"
+          " solver.params.kappa_tol=1.1e-3]\nhorizon: 20\n"
+          "goal: {qpos: [1, 0, 0], qvel: 0}\n"
+          "cost: {terminal: {qpos: 1000, qvel: 100}, running: {qpos: [0, 0, 100], qvel: 0},"
+          " control: 1.0e-3}\n"
+          "initial_controls: 0\nderivatives: {method: implicit}\nmax_iterations: 60\n");
+  const std::string out = ScratchDir() + "/push_ip";
+  const CliResult r = RunGauss("trajopt " + Q(problem) + " --out " + Q(out));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Csv traj = ReadCsvFile(out + "/trajectory.csv");
+  ASSERT_EQ(traj.rows.size(), 21u);
+  EXPECT_NEAR(traj.At(20, "qpos0"), 1.0, 0.01);  // pushed 1 m
+  EXPECT_NEAR(traj.At(20, "qvel0"), 0.0, 0.05);  // and stopped
+  EXPECT_NE(r.out.find("derivatives: implicit"), std::string::npos) << r.out;
+}
+
 TEST(CliTrajopt, MissingGoalNamesTheFile) {
   const std::string problem =
       WriteScratch("bad.yaml", "model: " + RepoModel("box_slide.xml") + "\ncost: {control: 1}\n");
