@@ -2,6 +2,7 @@
 #include "gauss/transition_implicit.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "constraint_assembly.h"
@@ -29,7 +30,8 @@ TransitionImplicit::TransitionImplicit(const Engine& engine)
       nx_(2 * engine.model().nv + engine.model().na),
       nu_(engine.model().nu),
       nominal_data_(engine.MakeData()),
-      nudged_(engine.MakeData()) {
+      nudged_(engine.MakeData()),
+      nominal_ops_(std::make_unique<FactoredInertia>(engine.model(), nominal_data_)) {
   if (!(engine.solver_capabilities() & kCapSolutionSensitivity)) {
     throw Error("implicit gradients: solver '" + engine.options().solver +
                 "' does not differentiate its solution (no solution-sensitivity capability); "
@@ -91,7 +93,11 @@ void TransitionImplicit::Nominal() {
     type0_[i] = static_cast<int>(d.efc_type[i]);
     id0_[i] = d.efc_id[i];
   }
-  if (nefc0_ > 0) ProblemData(d, J0_.data(), pos0_.data(), vel0_.data(), g0_.data());
+  if (nefc0_ == 0) return;
+  ProblemData(d, J0_.data(), pos0_.data(), vel0_.data(), g0_.data());
+  // the problem the step solved, from the input's warmstart
+  nominal_problem_ = MakeProblem(m_, d, *nominal_ops_);
+  if (nominal_problem_.qacc_warmstart) nominal_problem_.qacc_warmstart = warmstart_.data();
 }
 
 void TransitionImplicit::Compute(const Data& d, const TransitionFDOptions& options, double* A,
@@ -191,11 +197,7 @@ bool TransitionImplicit::LinearizedStep(Input input, int index, double delta, do
     tangent.vel = vel1_.data();
     tangent.J = J1_.data();
     SolutionTangent out{dqacc_.data(), dforce_.data()};
-    // the nominal problem, started from the input's warmstart as the step's solve was
-    const FactoredInertia ops(m_, nominal_data_);
-    ConstraintProblem p = MakeProblem(m_, nominal_data_, ops);
-    if (p.qacc_warmstart) p.qacc_warmstart = warmstart_.data();
-    engine_.solver().SensitivityForward(p, qacc0_.data(), force0_.data(), tangent, out,
+    engine_.solver().SensitivityForward(nominal_problem_, qacc0_.data(), force0_.data(), tangent, out,
                                         nominal_data_.arena);
     // the linearized solution at the nudged input, and its generalized force
     for (int i = 0; i < nv; ++i) d.qacc[i] = qacc0_[i] + delta * dqacc_[i];

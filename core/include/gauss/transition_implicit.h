@@ -23,8 +23,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "gauss/constraint.h"
 #include "gauss/data.h"
 #include "gauss/engine.h"
 #include "gauss/model.h"
@@ -37,6 +39,8 @@ class TransitionImplicit {
   // Throws gauss::Error when the engine's solver does not declare kCapSolutionSensitivity or
   // its integrator is not a single-step one (the solve must be the only one in a step).
   explicit TransitionImplicit(const Engine& engine);
+  TransitionImplicit(const TransitionImplicit&) = delete;  // nominal_ops_ refers to a member
+  TransitionImplicit& operator=(const TransitionImplicit&) = delete;
 
   int nx() const { return nx_; }
   int nu() const { return nu_; }
@@ -74,6 +78,10 @@ class TransitionImplicit {
   std::vector<double> dqacc_, dforce_, Mx_;
   std::vector<int> type0_, id0_;
   int nefc0_ = 0;
+  // the nominal problem handed to the hook, the same object for every column so that the
+  // solver's cache recognizes it (M products on nominal_data_)
+  std::unique_ptr<const MassMatrixOps> nominal_ops_;
+  ConstraintProblem nominal_problem_;
 };
 
 }  // namespace gauss
