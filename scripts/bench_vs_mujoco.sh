@@ -1,63 +1,171 @@
 #!/bin/sh
-# Gauss vs MuJoCo 2.2.2 simulation speed, side by side: for each model, `gauss bench` (the
-# Gauss build given by GAUSS, default build/bin/gauss) and `mjref bench` (the shared MuJoCo
-# reference tool, ../shared/tools/mjref; MuJoCo is never linked into Gauss).
-# Both run the model's own options (integrator, solver, timestep) from mj_resetData / Reset
-# with zero controls, R repeats of N steps each, and report the median steps per second.
+# Gauss vs MuJoCo 2.2.2 and 3.12, side by side: for each model x variant (solver and cone, or
+# integrator), `gauss bench` (GAUSS, default build/bin/gauss), `mjref bench` (MuJoCo 2.2.2) and
+# `mjref3 bench` (MuJoCo 3.12, constraint islands on as in its default), and the ratio of Gauss
+# to the faster of the two MuJoCo versions. MuJoCo is never linked into Gauss: the reference
+# tools are separate programs (../shared/tools/mjref; MJREF=... and MJREF3=... point elsewhere).
+# Every run starts from the reset with zero controls.
 #
-# usage: scripts/bench_vs_mujoco.sh [--steps N] [--repeat R] [MODEL.xml...]
-#   default models: models/*.xml and MuJoCo's humanoid.xml and humanoid100.xml
+# usage: scripts/bench_vs_mujoco.sh [options] [MODEL.xml...]
+#   --models LIST     comma-separated model files (or positional arguments); default: MuJoCo's
+#                     humanoid, 22_humanoids and humanoid100 (/usr/share/mujoco/model)
+#   --variants LIST   comma-separated, from: own (the model's own options), newton, cg, pgs
+#                     (pyramidal cones), newton-elliptic, cg-elliptic, pgs-elliptic, rk4,
+#                     implicit, implicitfast (integrators, with the model's own solver); or all
+#                     (default: all but own)
+#   --steps N         steps per run (default 1000)
+#   --rounds K        interleaved rounds: Gauss, 2.2.2, 3.12, Gauss, ...; the table shows the
+#                     median of the K rounds (default 3)
+#   --island          Gauss solves each constraint island on its own (flags.island=true), as
+#                     MuJoCo 3.12 does by default
+#   --instructions    instead of wall clock: instructions per step counted by valgrind's
+#                     callgrind (runs of N and 2N steps, difference / N; one round); the ratio
+#                     is then MuJoCo's count / Gauss's (higher = Gauss does less work)
 # example:
-#   GAUSS=build/bin/gauss scripts/bench_vs_mujoco.sh --steps 2000 models/damped_chain.xml
+#   scripts/bench_vs_mujoco.sh --variants cg,pgs-elliptic --steps 500 --rounds 5
 set -eu
 cd "$(dirname "$0")/.."
 
-steps=2000
-repeat=5
+steps=1000
+rounds=3
+models=""
+variants=all
+island=false
+instructions=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --steps) steps=$2; shift 2 ;;
-    --repeat) repeat=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --models) models=$(echo "$2" | tr ',' ' '); shift 2 ;;
+    --variants) variants=$2; shift 2 ;;
+    --island) island=true; shift ;;
+    --instructions) instructions=true; shift ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     -*) echo "bench_vs_mujoco.sh: unknown option $1" >&2; exit 2 ;;
-    *) break ;;
+    *) models="$models $1"; shift ;;
   esac
 done
-if [ $# -eq 0 ]; then
-  set -- models/*.xml
-  for m in humanoid/humanoid.xml humanoid100/humanoid100.xml; do
-    [ -f "/usr/share/mujoco/model/$m" ] && set -- "$@" "/usr/share/mujoco/model/$m"
+if [ -z "$models" ]; then
+  for m in humanoid/humanoid.xml humanoid/22_humanoids.xml humanoid100/humanoid100.xml; do
+    [ -f "/usr/share/mujoco/model/$m" ] && models="$models /usr/share/mujoco/model/$m"
   done
+fi
+[ "$variants" = all ] &&
+  variants=newton,cg,pgs,newton-elliptic,cg-elliptic,pgs-elliptic,rk4,implicit,implicitfast
+variants=$(echo "$variants" | tr ',' ' ')
+if [ "$instructions" = true ]; then
+  command -v valgrind >/dev/null || { echo "bench_vs_mujoco.sh: --instructions needs valgrind" >&2; exit 1; }
+  rounds=1
 fi
 
 gauss=${GAUSS:-build/bin/gauss}
 [ -x "$gauss" ] || { echo "bench_vs_mujoco.sh: no Gauss program at $gauss (set GAUSS=...)" >&2; exit 1; }
 
-# ---------------------------------------------------------------- the MuJoCo side
-# `mjref bench` from the shared tools (../shared/tools/mjref, MJREF=... to point elsewhere),
-# built with its own build.sh when missing and libmujoco-dev is installed. Gauss never links
-# MuJoCo; only tests/reference and this external tool do.
-mjref=${MJREF:-../shared/tools/mjref/build/mjref}
-if [ ! -x "$mjref" ] && [ -f /usr/include/mujoco/mujoco.h ] && [ -x "$(dirname "$mjref")/../build.sh" ]; then
-  (cd "$(dirname "$mjref")/.." && ./build.sh) >/dev/null 2>&1 ||
-    echo "bench_vs_mujoco.sh: could not build mjref" >&2
-fi
-[ -x "$mjref" ] || { echo "bench_vs_mujoco.sh: no mjref at $mjref: Gauss column only" >&2; mjref=""; }
+# The first of the candidate paths that is an executable, else "".
+first_tool() {
+  for t in "$@"; do
+    [ -x "$t" ] && { echo "$t"; return; }
+  done
+  echo ""
+}
+mjref=$(first_tool "${MJREF:-}" ../shared/tools/mjref/build/mjref /work/tools/mjref/build/mjref)
+mjref3=$(first_tool "${MJREF3:-}" ../shared/tools/mjref/build3/mjref3 /work/tools/mjref/build3/mjref3)
+[ -n "$mjref" ] || echo "bench_vs_mujoco.sh: no mjref (MuJoCo 2.2.2) found: column left empty" >&2
+[ -n "$mjref3" ] || echo "bench_vs_mujoco.sh: no mjref3 (MuJoCo 3.12) found: column left empty" >&2
 
-# ---------------------------------------------------------------- the table
-printf '%-28s %14s %14s %8s\n' model gauss_steps/s mujoco_steps/s ratio
-for model in "$@"; do
-  name=$(basename "$model" .xml)
-  g=$("$gauss" bench "$model" --steps "$steps" --repeat "$repeat" 2>/dev/null |
-      sed -n 's/^steps_per_second=//p')
-  [ -n "$g" ] || g="error"
-  m="-"
-  if [ -n "$mjref" ]; then
-    m=$("$mjref" bench "$model" --steps "$steps" --repeat "$repeat" 2>/dev/null |
-        sed -n 's/^steps_per_second=//p')
-    [ -n "$m" ] || m="error"
+# Options of variant $1 for Gauss (gauss_opts) and for mjref/mjref3 (mj_opts); mj2_ok=false
+# when MuJoCo 2.2.2 has no such variant (implicitfast).
+variant_options() {
+  mj2_ok=true
+  case "$1" in
+    own) gauss_opts=""; mj_opts="" ;;
+    newton|cg|pgs)
+      gauss_opts="--set solver=$1 --set cone=pyramidal"; mj_opts="--solver $1 --cone pyramidal" ;;
+    newton-elliptic|cg-elliptic|pgs-elliptic)
+      s=${1%-elliptic}
+      gauss_opts="--set solver=$s --set cone=elliptic"; mj_opts="--solver $s --cone elliptic" ;;
+    rk4|implicit|implicitfast)
+      gauss_opts="--set integrator=$1"; mj_opts="--integrator $1"
+      [ "$1" = implicitfast ] && mj2_ok=false ;;
+    *) echo "bench_vs_mujoco.sh: unknown variant $1" >&2; exit 2 ;;
+  esac
+  [ "$island" = true ] && gauss_opts="$gauss_opts --set flags.island=true"
+  return 0
+}
+
+# Instructions of one run of `$@ --steps N` (callgrind total), N given as the first argument.
+count_instructions() {
+  n=$1; shift
+  out=$(mktemp /tmp/bench_vs_mujoco.XXXXXX)
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$@" --steps "$n" >/dev/null 2>&1 || true
+  sed -n 's/^summary: *//p' "$out"
+  rm -f "$out" "$out".*
+}
+
+# One measurement of program $1 with the remaining arguments: steps/s, or instructions/step.
+measure() {
+  if [ "$instructions" = true ]; then
+    a=$(count_instructions "$steps" "$@" --repeat 1)
+    b=$(count_instructions $((2 * steps)) "$@" --repeat 1)
+    awk -v a="$a" -v b="$b" -v n="$steps" \
+      'BEGIN { if (a > 0 && b > a) printf "%.0f", (b - a) / n; else print "error" }'
+  else
+    r=$("$@" --steps "$steps" --repeat 1 2>/dev/null | sed -n 's/^steps_per_second=//p')
+    echo "${r:-error}"
   fi
-  ratio=$(awk -v g="$g" -v m="$m" 'BEGIN { if (g + 0 > 0 && m + 0 > 0) printf "%.2f", g / m; else print "-" }')
-  printf '%-28s %14s %14s %8s\n' "$name" "$g" "$m" "$ratio"
+}
+
+# Median of the numbers given as arguments ("-" or "error" when none is a number).
+median() {
+  nums=$(printf '%s\n' "$@" | awk '$1 + 0 > 0' | sort -g)
+  if [ -z "$nums" ]; then
+    case " $* " in *" - "*) echo "-" ;; *) echo error ;; esac
+    return
+  fi
+  echo "$nums" | awk '{ v[n++] = $1 } END {
+    m = n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2
+    printf (m >= 100 ? "%.0f\n" : "%.4g\n"), m }'
+}
+
+unit="steps/s"
+[ "$instructions" = true ] && unit="Ir/step"
+printf '%-14s %-16s %12s %12s %12s %7s\n' model variant "gauss" "mujoco2.2.2" "mujoco3.12" ratio
+for model in $models; do
+  name=$(basename "$model" .xml)
+  for v in $variants; do
+    variant_options "$v"
+    gs=""; m2s=""; m3s=""
+    k=0
+    # shellcheck disable=SC2086  # the option strings split into words on purpose
+    while [ "$k" -lt "$rounds" ]; do
+      gs="$gs $(measure "$gauss" bench "$model" $gauss_opts)"
+      if [ -n "$mjref" ] && [ "$mj2_ok" = true ]; then
+        m2s="$m2s $(measure "$mjref" bench "$model" $mj_opts)"
+      else
+        m2s="$m2s -"
+      fi
+      if [ -n "$mjref3" ]; then m3s="$m3s $(measure "$mjref3" bench "$model" $mj_opts)"; else m3s="$m3s -"; fi
+      k=$((k + 1))
+    done
+    # shellcheck disable=SC2086
+    g=$(median $gs)
+    m2=$(median $m2s)
+    m3=$(median $m3s)
+    ratio=$(awk -v g="$g" -v a="$m2" -v b="$m3" -v ir="$instructions" 'BEGIN {
+      best = 0
+      if (a + 0 > 0) best = a + 0
+      if (b + 0 > 0 && (best == 0 || (ir == "true" ? b + 0 < best : b + 0 > best))) best = b + 0
+      if (g + 0 <= 0 || best == 0) { print "-"; exit }
+      printf "%.2f", ir == "true" ? best / g : g / best }')
+    printf '%-14s %-16s %12s %12s %12s %7s\n' "$name" "$v" "$g" "$m2" "$m3" "$ratio"
+  done
 done
-echo "(ratio = Gauss / MuJoCo; median of $repeat repeats of $steps steps, zero controls)"
+if [ "$instructions" = true ]; then
+  echo "($unit: callgrind, (Ir of $((2 * steps)) steps - Ir of $steps steps) / $steps;" \
+       "ratio = the smaller MuJoCo count / Gauss's)"
+else
+  echo "($unit: median of $rounds interleaved rounds of $steps steps from the reset;" \
+       "ratio = Gauss / the faster MuJoCo)"
+fi
+[ "$island" = true ] && echo "(Gauss with flags.island=true)"
+exit 0

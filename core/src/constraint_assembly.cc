@@ -346,9 +346,10 @@ void FactoredInertia::SolveM(double* x) const {
 
 // (nv) => the row buffers held while rows are built; equality rows take theirs first, alone
 ArenaPlan ConstraintAssemblyPlan(const Model& m) {
+  // MakeConstraints holds its row buffers while AddEqualityRows takes its own
   ArenaPlan plan;
-  plan.Within("equality rows", EqualityRowsPlan(m));
   RowScratch().Blocks(plan, m.nv);
+  plan.Within("equality rows", EqualityRowsPlan(m));
   return plan;
 }
 

@@ -186,6 +186,43 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   }
 }
 
+// (m) => the blocks of a compressed J for njmax rows of at most MaxRowNonzeros(m) nonzeros
+ArenaPlan CompressedJacobian::Plan(const Model& m) {
+  ArenaPlan plan;
+  if (IsSparse(m)) return plan;
+  const int rows = std::max(m.njmax, 0);
+  CompressedJacobian().Blocks(plan, rows, static_cast<std::size_t>(rows) * MaxRowNonzeros(m));
+  return plan;
+}
+
+ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& arena) {
+  if (!p.J) return p;
+  const std::size_t size = static_cast<std::size_t>(p.nefc) * p.nv;
+  std::size_t nnz = 0;
+  for (std::size_t e = 0; e < size; ++e) nnz += p.J[e] != 0;
+  CompressedJacobian c;
+  ArenaCarve carve(arena);
+  c.Blocks(carve, p.nefc, nnz);
+  int adr = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    const double* row = p.J + static_cast<long>(i) * p.nv;
+    c.rowadr[i] = adr;
+    for (int col = 0; col < p.nv; ++col) {
+      if (row[col] == 0) continue;
+      c.colind[adr] = col;
+      c.values[adr++] = row[col];
+    }
+    c.rownnz[i] = adr - c.rowadr[i];
+  }
+  ConstraintProblem sparse = p;
+  sparse.J = nullptr;
+  sparse.J_rownnz = c.rownnz;
+  sparse.J_rowadr = c.rowadr;
+  sparse.J_colind = c.colind;
+  sparse.J_sparse = c.values;
+  return sparse;
+}
+
 double ConstraintCost(const ConstraintProblem& p, const double* jar, double* force, int* state) {
   double cost = 0;
   auto set = [&](int i, double f, ConstraintState s) {

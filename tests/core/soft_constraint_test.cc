@@ -265,6 +265,47 @@ TEST(SoftConstraint, EllipticConeCurvatureIsTheForceDerivative) {
   EXPECT_GT(checked, 20) << "too few contacts with friction to be a test";
 }
 
+// WithCompressedJacobian: a dense J's nonzeros in CSR give J x and J' f bit for bit, and a
+// problem whose J is sparse already comes back unchanged.
+TEST(SoftConstraint, CompressedJacobianGivesTheDenseProductsExactly) {
+  ProblemAt at("contact_pile.xml", Cone::kPyramidal, 300);
+  const ConstraintProblem& p = at.p;
+  ASSERT_NE(p.J, nullptr) << "the test model's Jacobian should be dense (nv < 60)";
+  ASSERT_GT(p.nefc, 10);
+  Arena arena;
+  arena.Reserve(CompressedJacobian::Plan(at.engine->model()).doubles());
+  const ConstraintProblem c = WithCompressedJacobian(p, arena);
+  ASSERT_EQ(c.J, nullptr);
+  std::size_t nnz = 0, dense_nonzeros = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    nnz += c.J_rownnz[i];
+    for (int k = 0; k < p.nv; ++k) dense_nonzeros += p.J[i * p.nv + k] != 0;
+    for (int e = 0; e < c.J_rownnz[i]; ++e) {
+      const int adr = c.J_rowadr[i] + e;
+      EXPECT_EQ(c.J_sparse[adr], p.J[i * p.nv + c.J_colind[adr]]);
+      if (e > 0) EXPECT_LT(c.J_colind[adr - 1], c.J_colind[adr]);
+    }
+  }
+  EXPECT_EQ(nnz, dense_nonzeros);
+  EXPECT_LT(nnz, static_cast<std::size_t>(p.nefc) * p.nv) << "no zeros to skip: not a test";
+
+  std::mt19937_64 gen(7);
+  std::normal_distribution<double> nd(0, 1);
+  std::vector<double> x(p.nv), f(p.nefc), y0(p.nefc), y1(p.nefc), g0(p.nv), g1(p.nv);
+  for (double& v : x) v = nd(gen);
+  for (double& v : f) v = nd(gen);
+  MulJ(p, x.data(), y0.data());
+  MulJ(c, x.data(), y1.data());
+  EXPECT_EQ(y0, y1);
+  MulJT(p, f.data(), g0.data());
+  MulJT(c, f.data(), g1.data());
+  EXPECT_EQ(g0, g1);
+
+  const ConstraintProblem again = WithCompressedJacobian(c, arena);
+  EXPECT_EQ(again.J_sparse, c.J_sparse);
+  EXPECT_EQ(again.J_colind, c.J_colind);
+}
+
 // impratio = 0 is floored like the regularizer's, not divided by.
 TEST(SoftConstraint, ZeroImpratioGivesAFiniteConeRatio) {
   Contact c;

@@ -17,6 +17,7 @@
 #include "gauss/error.h"
 #include "gauss/math.h"
 #include "gauss/mjcf.h"
+#include "reference/model_compare.h"
 #include "reference/mujoco_reference.h"
 #include "support/test_support.h"
 
@@ -227,8 +228,9 @@ int MjObjType(ObjType t) {
   }
 }
 
-// Compares everything the compiler produces; returns the first mismatch ("" if none) and
-// prints the largest relative difference seen.
+}  // namespace
+
+// (declared in model_compare.h)
 std::string CompareModels(const Model& g, const mjModel* mj) {
   Comparer c(g, mj);
   // sizes
@@ -548,6 +550,8 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
             << (c.worst() > 0 ? " (" + c.worst_field() + ")" : "") << "\n";
   return c.count() ? c.first() + " (" + std::to_string(c.count()) + " mismatching fields)" : "";
 }
+
+namespace {
 
 // Loads `path` with both compilers and compares; fails the test with the first mismatch.
 void CheckModel(const std::string& path) {

@@ -2,7 +2,7 @@
 // loads (/usr/share/mujoco/model, when libmujoco-samples is installed): a short recorded run
 // (with contacts) is turned into a page by `gauss view`, opened in headless Chromium, and must
 // draw without a page error: a non-blank canvas with its geoms and contacts, the time label at
-// the last row. Models that `gauss run` refuses (e.g. <composite>) are listed as skipped.
+// the last row. Models that `gauss run` refuses are listed as skipped.
 //
 // usage: node models_test.mjs --gauss BIN --source REPO --work DIR [--screenshots DIR]
 import fs from 'node:fs';

@@ -9,6 +9,9 @@
 // The constraint force is f = -ds/djar; at the minimum M x = qfrc_smooth + J' f.
 #pragma once
 
+#include <cstddef>
+
+#include "gauss/arena.h"
 #include "gauss/contact.h"
 
 namespace gauss {
@@ -157,6 +160,32 @@ int MaxRowNonzeros(const Model& m);
 // y = J x (nefc) and y = J' f (nv), for the dense or the sparse Jacobian.
 void MulJ(const ConstraintProblem& p, const double* x, double* y);
 void MulJT(const ConstraintProblem& p, const double* f, double* y);
+
+// A dense Jacobian's nonzeros in CSR, columns in their order, for iterative solvers that
+// multiply by J and J' many times per solve: the products then skip the zeros (most of a row:
+// a row acts on one chain of dofs) and give the same sums bit for bit, since every skipped
+// term is an exact zero added in the same order.
+struct CompressedJacobian {
+  int* rownnz = nullptr;     // (nefc)
+  int* rowadr = nullptr;     // (nefc)
+  int* colind = nullptr;     // (nnz)
+  double* values = nullptr;  // (nnz)
+
+  template <class Take>
+  void Blocks(Take& take, int nefc, std::size_t nnz) {
+    take(&rownnz, nefc, "J rownnz");
+    take(&rowadr, nefc, "J rowadr");
+    take(&colind, nnz, "J colind");
+    take(&values, nnz, "J values");
+  }
+  // What WithCompressedJacobian takes (and the caller holds) at most for model m: nothing when
+  // m's Jacobian is sparse already.
+  static ArenaPlan Plan(const Model& m);
+};
+
+// p itself when its Jacobian is sparse; otherwise a copy of p whose J is the CSR of p's dense
+// J (arrays from `arena`, valid in the caller's scope).
+ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& arena);
 
 // The penalty at jar = J x - aref: returns s(jar); writes force = -ds/djar and the state of
 // every row (either may be null).

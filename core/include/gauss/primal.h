@@ -37,6 +37,10 @@ struct PrimalPoint {
 // pt.x => every other field of pt.
 void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt);
 
+// (pt.x, pt.Mx, pt.jar) => pt.cost, pt.force, pt.state, pt.grad: EvaluatePrimal without the
+// products with M and J, for a point whose products were updated along a direction.
+void EvaluatePrimalFromProducts(const ConstraintProblem& p, PrimalPoint& pt);
+
 // Sets pt.x to the cheaper of qacc_warmstart (when given) and qacc_smooth, and evaluates it.
 void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt);
 

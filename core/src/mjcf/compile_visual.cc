@@ -107,8 +107,9 @@ void CompileSkin(const CompileContext& c, const SkinSpec& s, Model& m) {
     }
   }
   if (s.bones.empty()) throw Error(s.src.Where(), "a skin needs at least one <bone>");
-  // each vertex's total weight, to divide by
-  std::vector<double> total(nvert, 0.0);
+  // each vertex's total weight, to divide by: summed in single precision as MuJoCo does
+  // (the weights of composite subgrid skins add up to 1 only up to round-off)
+  std::vector<float> total(nvert, 0.0f);
   for (const SkinBoneSpec& b : s.bones) {
     for (size_t j = 0; j < b.vertid.size(); ++j) {
       if (b.vertid[j] < 0 || b.vertid[j] >= nvert) {

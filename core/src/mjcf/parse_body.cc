@@ -5,11 +5,12 @@
 //    a <default><joint damping="3"/></default> does not reach it (only name and group apply).
 //  - <inertial> needs pos and mass; fullinertia counts as an orientation (writing it together
 //    with quat/euler/... is an error) and takes precedence over diaginertia.
-//  - <composite> is refused (not supported yet).
+//  - <composite> expands into bodies, joints, geoms, ... where it is written (composite.h).
 //  - 3.x <frame>: its children belong to the enclosing body, posed by the frame (composed
 //    with enclosing frames); its childclass applies to them. <replicate>, <attach>,
 //    <plugin> and <flexcomp> are refused (not supported yet).
 #include "mjcf/attributes.h"
+#include "mjcf/composite.h"
 #include "mjcf/orientation.h"
 #include "mjcf/parser.h"
 
@@ -170,7 +171,8 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
     } else if (c.name == "light") {
       body->lights.push_back(ReadVisualObject(c, *spec, childclass));
     } else if (c.name == "composite") {
-      NotSupported(c, "composite");
+      if (!frame.identity) NotSupported(c, "<composite> inside a <frame>");
+      ReadComposite(c, spec, body);
     } else if (c.name == "body") {
       auto child = std::make_unique<BodySpec>();
       child->src = SourceOf(c);

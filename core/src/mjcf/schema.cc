@@ -2,7 +2,7 @@
 // rules, and the walk that checks a document.
 //
 // Every element and attribute of the 2.2.2 format is listed, including those Gauss refuses
-// later with "not supported yet" (composite, replicate, flex, ...): the schema answers "is this
+// later with "not supported yet" (replicate, flex, ...): the schema answers "is this
 // MJCF?", the parsers answer "does Gauss implement it?". The 3.x additions (marked "3.x"
 // below) are those of MuJoCo 3.12 that a rigid-body model uses, and the 3.x elements Gauss
 // refuses as a whole (flex, plugins, ...), so that they get a "not supported yet" message
@@ -218,17 +218,33 @@ Rule AssetRule() {
                skin, Many("material", Cat({{"name", "class"}, kMaterial})), model});
 }
 
+// <composite> and what configures the elements it generates (MuJoCo 2.2.2's lists).
+Rule CompositeRule() {
+  const Names solver = {"solreflimit", "solimplimit", "solreffriction", "solimpfriction"};
+  const Names fix = {"kind", "solreffix", "solimpfix", "group", "stiffness", "damping",
+                     "limited", "range", "margin", "frictionloss"};
+  return Many("composite", {"prefix", "type", "count", "spacing", "offset", "flatinertia",
+                            "solrefsmooth", "solimpsmooth",
+                            // 3.x (cable): refused by the parser
+                            "vertex", "initial", "curve", "size", "quat"},
+              {Many("joint", Cat({fix, solver, {"armature"}})),
+               Many("tendon", Cat({fix, solver, {"material", "rgba", "width"}})),
+               One("skin", {"texcoord", "material", "group", "rgba", "inflate", "subgrid"}),
+               One("geom", {"type", "contype", "conaffinity", "condim", "group", "priority",
+                            "size", "material", "rgba", "friction", "mass", "density", "solmix",
+                            "solref", "solimp", "margin", "gap"}),
+               One("site", {"group", "size", "material", "rgba"}),
+               Many("pin", {"coord"})});
+}
+
 // What a body, a <frame> and a <replicate> may contain besides bodies.
 std::vector<Rule> BodyChildren() {
-  Rule composite = Many("composite", {"prefix", "type", "count", "spacing", "offset",
-                                      "flatinertia", "solrefsmooth", "solimpsmooth",
-                                      // 3.x
-                                      "vertex", "initial", "curve", "size", "quat"});
+  Rule composite = CompositeRule();
   // 3.x elements refused as a whole ("not supported yet"): their contents are not checked
   Rule flexcomp = Many("flexcomp", {});
   Rule plugin = Many("plugin", {"plugin", "instance"});
   Rule attach = Many("attach", {"model", "body", "frame", "prefix"});
-  for (Rule* r : {&composite, &flexcomp, &plugin, &attach}) r->opaque = true;
+  for (Rule* r : {&flexcomp, &plugin, &attach}) r->opaque = true;
   flexcomp.attributes = {"name", "type", "group", "dim", "dof", "count", "spacing", "radius",
                          "rigid", "mass", "inertiabox", "scale", "file", "point", "element",
                          "texcoord", "material", "rgba", "flatskin", "pos", "quat", "axisangle",

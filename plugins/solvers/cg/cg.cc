@@ -26,11 +26,11 @@ struct CgWork {
 
 class CgSolver : public ConstraintSolver {
  public:
-  // The primal workspace and CG's arrays, held through the solve; each iteration's trial
-  // point on top. DoSolve carves the same blocks.
+  // A dense J's compressed copy, the primal workspace and CG's arrays, held through the
+  // solve; each iteration's trial point on top. DoSolve carves the same blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
     const int nj = std::max(m.njmax, 0);
-    ArenaPlan plan;
+    ArenaPlan plan = CompressedJacobian::Plan(m);
     PrimalWork().Blocks(plan, m.nv, nj);
     CgWork().Blocks(plan, m.nv);
     plan.Within("primal iteration", PrimalWork::IterationPlan(nj));
@@ -38,12 +38,14 @@ class CgSolver : public ConstraintSolver {
   }
 
  protected:
-  SolverResult DoSolve(const ConstraintProblem& p, Arena& arena, double* qacc, double* force,
-                       SolverIteration* trace) const override {
-    if (p.nefc == 0) return SolveWithoutConstraints(p, qacc);
+  SolverResult DoSolve(const ConstraintProblem& dense_or_sparse, Arena& arena, double* qacc,
+                       double* force, SolverIteration* trace) const override {
+    if (dense_or_sparse.nefc == 0) return SolveWithoutConstraints(dense_or_sparse, qacc);
+    ArenaScope scope(arena);
+    // every iteration multiplies by J and J': skip the zeros of a dense J (same sums)
+    const ConstraintProblem p = WithCompressedJacobian(dense_or_sparse, arena);
     const int nv = p.nv;
     SolverResult result;
-    ArenaScope scope(arena);
     PrimalWork w;
     w.Allocate(p, arena);
     PrimalPoint& pt = w.pt;
