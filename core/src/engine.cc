@@ -355,6 +355,16 @@ bool Engine::ActuatorForceVelocityDerivative(const Data& d, double* dfdv) const 
 
 const Integrator& Engine::integrator() const { return *plugins_->integrator.instance; }
 
+const ConstraintSolver& Engine::solver() const { return *plugins_->solver.instance; }
+
+std::uint64_t Engine::solver_capabilities() const {
+  return plugins_->solver.info.capabilities;
+}
+
+void Engine::Integrate(Data& d) const {
+  IntegrateTimed(*this, *plugins_->integrator.instance, plugins_->integrator.info.name.c_str(), d);
+}
+
 std::vector<PluginInfo> Engine::PluginsInUse() const { return plugins_->InUse(); }
 
 }  // namespace gauss

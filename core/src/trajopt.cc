@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "gauss/error.h"
 #include "gauss/state.h"
+#include "gauss/transition_implicit.h"
 
 namespace gauss {
 namespace {
@@ -34,6 +36,7 @@ struct Ilqr::Impl {
   const IlqrProblem& p;
   int T, nx, nu, nphys, ninteg;
   TransitionFD fd;
+  std::unique_ptr<TransitionImplicit> implicit;  // when p.implicit
   Data d;
   std::vector<double> integ;        // ((T+1) x ninteg) full integration state before each step
   std::vector<double> phys;         // ((T+1) x nphys) qpos, qvel, act
@@ -47,7 +50,9 @@ struct Ilqr::Impl {
         nphys(m.nq + m.nv + m.na), ninteg(StateSize(m, kStateIntegration)), fd(e, pool),
         d(e.MakeData()), integ((T + 1) * ninteg), phys((T + 1) * nphys), ctrl(T * nu),
         A(T, Matrix(nx, nx)), B(T, Matrix(nx, nu)), K(T, Matrix::Zero(nu, nx)),
-        k(T, Vector::Zero(nu)), tangent(m.nv) {}
+        k(T, Vector::Zero(nu)), tangent(m.nv) {
+    if (p.implicit) implicit = std::make_unique<TransitionImplicit>(e);
+  }
 
   // dx (nx) = x - x_ref in the tangent space, for states (qpos, qvel, act).
   void Difference(const double* x, const double* x_ref, double* dx) {
@@ -115,7 +120,11 @@ struct Ilqr::Impl {
     RowMajor a(nx, nx), b(nx, nu);
     for (int t = 0; t < T; ++t) {
       SetState(m, d, kStateIntegration, integ.data() + t * ninteg);
-      fd.Compute(d, p.derivatives, a.data(), b.data(), nullptr, nullptr);
+      if (implicit) {
+        implicit->Compute(d, p.derivatives, a.data(), b.data());
+      } else {
+        fd.Compute(d, p.derivatives, a.data(), b.data(), nullptr, nullptr);
+      }
       A[t] = a;
       B[t] = b;
     }

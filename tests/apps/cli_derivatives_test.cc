@@ -1,6 +1,6 @@
 // `gauss derivatives` and `gauss trajopt` through the built binary: the mjref column layout,
 // values known in closed form on the CLI pendulum, threads giving identical files, the refusal
-// of --method implicit, and an iLQR problem that must reach its goal.
+// of --method implicit for solvers without sensitivities, and an iLQR problem that must reach its goal.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -72,11 +72,14 @@ TEST(CliDerivatives, ThreadsGiveIdenticalFilesAndCenteredAgrees) {
   }
 }
 
-TEST(CliDerivatives, ImplicitMethodIsRefusedClearly) {
+// Implicit gradients need a solver that differentiates its solution: refused for the others.
+TEST(CliDerivatives, ImplicitMethodIsRefusedForSolversWithoutSensitivities) {
   const CliResult r = RunGauss("derivatives " + Q(kModel) + " --states " + Q(States()) +
-                               " --out " + Q(ScratchDir() + "/x.csv") + " --method implicit");
+                               " --out " + Q(ScratchDir() + "/x.csv") +
+                               " --method implicit --set solver=newton --set integrator=euler");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("interior-point solver `ip`"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("solver 'newton' does not differentiate its solution"), std::string::npos)
+      << r.err;
 }
 
 TEST(CliTrajopt, BoxLiftReachesItsGoal) {
@@ -99,6 +102,27 @@ TEST(CliTrajopt, BoxLiftReachesItsGoal) {
   EXPECT_NEAR(traj.At(50, "qpos2"), 0.5, 0.02);   // lifted to the goal height
   EXPECT_NEAR(traj.At(50, "qvel2"), 0.0, 0.2);    // and nearly stopped
   EXPECT_NE(r.out.find("goal_violation:"), std::string::npos);
+}
+
+// Column (b): ip at kappa 1e-3, h = 0.05, implicit gradients push the box 1 m on the ground.
+TEST(CliTrajopt, BoxPushWithIpAndImplicitGradientsReachesItsGoal) {
+  const std::string problem = WriteScratch(
+      "push_ip.yaml",
+      "model: " + RepoModel("ip/lift_box.xml") +
+          "\nset: [timestep=0.05, integrator=euler, solver=ip, solver.params.kappa_floor=1.0e-3,"
+          " solver.params.kappa_tol=1.1e-3]\nhorizon: 20\n"
+          "goal: {qpos: [1, 0, 0], qvel: 0}\n"
+          "cost: {terminal: {qpos: 1000, qvel: 100}, running: {qpos: [0, 0, 100], qvel: 0},"
+          " control: 1.0e-3}\n"
+          "initial_controls: 0\nderivatives: {method: implicit}\nmax_iterations: 60\n");
+  const std::string out = ScratchDir() + "/push_ip";
+  const CliResult r = RunGauss("trajopt " + Q(problem) + " --out " + Q(out));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const Csv traj = ReadCsvFile(out + "/trajectory.csv");
+  ASSERT_EQ(traj.rows.size(), 21u);
+  EXPECT_NEAR(traj.At(20, "qpos0"), 1.0, 0.01);  // pushed 1 m
+  EXPECT_NEAR(traj.At(20, "qvel0"), 0.0, 0.05);  // and stopped
+  EXPECT_NE(r.out.find("derivatives: implicit"), std::string::npos) << r.out;
 }
 
 TEST(CliTrajopt, MissingGoalNamesTheFile) {

@@ -283,7 +283,9 @@ TEST(SoftConstraint, CompressedJacobianGivesTheDenseProductsExactly) {
     for (int e = 0; e < c.J_rownnz[i]; ++e) {
       const int adr = c.J_rowadr[i] + e;
       EXPECT_EQ(c.J_sparse[adr], p.J[i * p.nv + c.J_colind[adr]]);
-      if (e > 0) EXPECT_LT(c.J_colind[adr - 1], c.J_colind[adr]);
+      if (e > 0) {
+        EXPECT_LT(c.J_colind[adr - 1], c.J_colind[adr]);
+      }
     }
   }
   EXPECT_EQ(nnz, dense_nonzeros);

@@ -10,6 +10,7 @@
 // may be shared by threads that each own a Data.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -112,6 +113,14 @@ class Engine {
   std::vector<PluginInfo> PluginsInUse() const;
 
   const Integrator& integrator() const;
+  // The constraint solver plugin and the capabilities its entry declares (plugin.h), e.g. for
+  // its sensitivity products (solver.h, kCapSolutionSensitivity).
+  const ConstraintSolver& solver() const;
+  std::uint64_t solver_capabilities() const;
+  // The integrator's part of a step alone, on d as Forward left it (single-step integrators:
+  // the update from qacc, qfrc_smooth + qfrc_constraint and act_dot). For implicit gradients
+  // (transition_implicit.h), which replace the solver's output before integrating.
+  void Integrate(Data& d) const;
 
  private:
   void PositionStage(Data& d) const;

@@ -32,7 +32,11 @@
 //   g J           = f lambda' - Hs (J lambda + g_force) qacc'
 // A hard-contact solver (interior point on a complementarity problem at central-path
 // parameter kappa, Dojo section IV) uses its own KKT residual r(w; theta) in the same formula;
-// its products are smooth for kappa > 0 and informative through contact.
+// its products are smooth for kappa > 0 and informative through contact. Its problem reads the
+// row residuals pos (contact distances) and velocities vel instead of aref and R, so its data
+// are theta = (qfrc_smooth, pos, vel, J): the tangents of aref and R are ignored (their
+// products are zero) and the cotangents written for them are zero. A change of M enters as
+// d qfrc_smooth = -dM qacc (r depends on M qacc - qfrc_smooth only).
 #pragma once
 
 #include "gauss/arena.h"
@@ -49,6 +53,8 @@ struct ProblemTangent {
   double* aref = nullptr;         // (nefc)
   double* R = nullptr;            // (nefc)
   double* J = nullptr;            // (nefc x nv) dense, row-major
+  double* pos = nullptr;          // (nefc) row residuals (hard-contact solvers)
+  double* vel = nullptr;          // (nefc) row velocities (hard-contact solvers)
 };
 
 // Tangents or cotangents of the solution.

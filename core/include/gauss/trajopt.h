@@ -37,6 +37,9 @@ struct IlqrProblem {
   int max_iterations = 50;
   double tolerance = 1e-6;               // stop when the relative cost decrease is below
   TransitionFDOptions derivatives;       // eps and scheme of the finite differences
+  // A, B through the solver's implicit gradients (gauss/transition_implicit.h; solver=ip)
+  // instead of finite differences of the step
+  bool implicit = false;
 };
 
 struct IlqrIteration {

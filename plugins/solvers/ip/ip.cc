@@ -15,6 +15,7 @@
 #include <cmath>
 #include <string>
 
+#include "ip_sensitivity.h"
 #include "ip_solve.h"
 
 #include "gauss/error.h"
@@ -79,6 +80,23 @@ class IpSolver : public ConstraintSolver {
     return ip::SolveInteriorPoint(p, settings_, arena, qacc, force, trace);
   }
 
+  // Implicit-function-theorem products at the solution (ip_sensitivity.h); the state of the
+  // solve is kept per thread, not in `scratch`, so that the products after the first reuse it.
+  void DoSensitivityForward(const ConstraintProblem& p, const double* qacc, const double* force,
+                            const ProblemTangent& d_data, SolutionTangent& d_solution,
+                            Arena& /*scratch*/) const override {
+    GAUSS_DEMAND(p.nefc > 0, "sensitivities of a problem with constraint rows");
+    ip::IpSensitivity::ForThisThread().Forward(this, p, settings_, qacc, force, d_data,
+                                               d_solution);
+  }
+  void DoSensitivityReverse(const ConstraintProblem& p, const double* qacc, const double* force,
+                            const SolutionTangent& g_solution, ProblemTangent& g_data,
+                            Arena& /*scratch*/) const override {
+    GAUSS_DEMAND(p.nefc > 0, "sensitivities of a problem with constraint rows");
+    ip::IpSensitivity::ForThisThread().Reverse(this, p, settings_, qacc, force, g_solution,
+                                               g_data);
+  }
+
  private:
   ip::IpSettings settings_;
 };
@@ -91,5 +109,6 @@ GAUSS_SOLVER_PLUGIN(gauss::IpSolver, ip, "1.0.0",
                     "hard limits and equalities, velocity level",
                     gauss::kCapPyramidalCone | gauss::kCapEllipticCone |
                         gauss::kCapDenseJacobian | gauss::kCapSparseJacobian |
-                        gauss::kCapNeedsSingleStepIntegrator | gauss::kCapHardContact,
+                        gauss::kCapNeedsSingleStepIntegrator | gauss::kCapHardContact |
+                        gauss::kCapSolutionSensitivity,
                     gauss::kIpParams)

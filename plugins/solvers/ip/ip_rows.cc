@@ -208,5 +208,75 @@ void IpRows::ScatterForce(const ConstraintProblem& p, const double* f, double* f
   }
 }
 
+// Each row as a combination of kernel rows, the walk of Combine and its transposes: visit(r, i0,
+// c0, i1, c1) says row r = c0 kernel[i0] + c1 kernel[i1] (i1 = -1: one term), as set_row built
+// the Jacobians: a pyramidal contact's normal is the mean of its first edge pair and friction k
+// half the difference of pair k; elliptic friction rows are scaled by mu_k.
+template <class Visit>
+void ForEachRowCombination(const ConstraintProblem& p, const int* src, int n,
+                           const Visit& visit) {
+  for (int r = 0; r < n;) {
+    const int i = src[r];
+    const ConstraintType t = p.type[i];
+    if (!IsContactRow(t)) {
+      visit(r, i, 1.0, -1, 0.0);
+      ++r;
+      continue;
+    }
+    const Contact& c = p.contact[p.id[i]];
+    const int d = c.dim - 1;
+    if (t == ConstraintType::kContactElliptic) {
+      visit(r, i, 1.0, -1, 0.0);
+      for (int k = 1; k <= d; ++k) visit(r + k, i + k, c.friction[k - 1], -1, 0.0);
+    } else {
+      visit(r, i, 0.5, i + 1, 0.5);
+      for (int k = 1; k <= d; ++k) visit(r + k, i + 2 * (k - 1), 0.5, i + 2 * (k - 1) + 1, -0.5);
+    }
+    r += d + 1;
+  }
+}
+
+void IpRows::Combine(const ConstraintProblem& p, const double* kernel, double* rows) const {
+  ForEachRowCombination(p, src_, n, [&](int r, int i0, double c0, int i1, double c1) {
+    rows[r] = c0 * kernel[i0] + (i1 >= 0 ? c1 * kernel[i1] : 0.0);
+  });
+}
+
+void IpRows::CombineTranspose(const ConstraintProblem& p, const double* rows,
+                              double* kernel) const {
+  std::fill(kernel, kernel + p.nefc, 0.0);
+  ForEachRowCombination(p, src_, n, [&](int r, int i0, double c0, int i1, double c1) {
+    kernel[i0] += c0 * rows[r];
+    if (i1 >= 0) kernel[i1] += c1 * rows[r];
+  });
+}
+
+void IpRows::ForceTranspose(const ConstraintProblem& p, const double* kernel,
+                            double* rows) const {
+  for (int r = 0; r < n;) {
+    const int i = src_[r];
+    const ConstraintType t = p.type[i];
+    if (!IsContactRow(t)) {
+      rows[r] = kernel[i];
+      ++r;
+      continue;
+    }
+    const Contact& c = p.contact[p.id[i]];
+    const int d = c.dim - 1;
+    if (t == ConstraintType::kContactElliptic) {
+      rows[r] = kernel[i];
+      for (int k = 1; k <= d; ++k) rows[r + k] = c.friction[k - 1] * kernel[i + k];
+    } else {
+      rows[r] = 0;
+      for (int k = 1; k <= d; ++k) {
+        const double plus = kernel[i + 2 * (k - 1)], minus = kernel[i + 2 * (k - 1) + 1];
+        rows[r] += (plus + minus) / (2 * d);
+        rows[r + k] = 0.5 * (plus - minus);
+      }
+    }
+    r += d + 1;
+  }
+}
+
 }  // namespace ip
 }  // namespace gauss

@@ -50,6 +50,17 @@ struct IpRows {
   // non-negative-sum split e+- = gamma/(2 d) +- f_k/2 with the same J' force.
   void ScatterForce(const ConstraintProblem& p, const double* f, double* force) const;
 
+  // Linear maps between per-kernel-row (nefc) and per-row (n) vectors, for the sensitivities:
+  // Combine: rows = the same combination of kernel rows each row's Jacobian and velocity are
+  // (J qvel of the rows from that of the kernel rows); CombineTranspose its transpose,
+  // kernel (written) = C' rows. ForceTranspose: the transpose of ScatterForce's linear map,
+  // rows (written) = S' kernel.
+  void Combine(const ConstraintProblem& p, const double* kernel, double* rows) const;
+  void CombineTranspose(const ConstraintProblem& p, const double* rows, double* kernel) const;
+  void ForceTranspose(const ConstraintProblem& p, const double* kernel, double* rows) const;
+  // The kernel row row r comes from (the first row of its contact).
+  int source(int r) const { return src_[r]; }
+
   // Doubles of arena Build takes for a problem of nefc rows and nnz Jacobian entries.
   static std::size_t Scratch(int nv, int nefc, std::size_t nnz, bool sparse);
 

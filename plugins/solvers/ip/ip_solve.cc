@@ -28,6 +28,7 @@
 #include "dense_lu.h"
 #include "gmres.h"
 #include "hessian.h"
+#include "ip_iteration.h"
 #include "ip_rows.h"
 
 #include "gauss/error.h"
@@ -53,119 +54,42 @@ constexpr int kMaxBacktracks = 30;
 constexpr double kCentrality = 1e-3;
 constexpr int kMaxBlock = 160;  // largest block factored exactly on sparse models
 
-// One point of the iteration.
-struct Point {
-  double* a;     // (nv)
-  double* f;     // (n)
-  double* s;     // (n)
-  double* xi1;   // (ncone)
-  double* eta1;  // (ncone)
-
-  void Allocate(int nv, int n, int nc, Arena& arena) {
-    a = arena.Doubles(std::max(nv, 1));
-    f = arena.Doubles(std::max(n, 1));
-    s = arena.Doubles(std::max(n, 1));
-    xi1 = arena.Doubles(std::max(nc, 1));
-    eta1 = arena.Doubles(std::max(nc, 1));
+// rc = xi o eta - kappa e (cone of n entries), or 0 when the complementarity is left out (the
+// residual's change with the problem data, which does not enter it).
+void ComplementarityResidual(const double* xi, const double* eta, int n, double kappa,
+                             bool complementarity, double* rc) {
+  if (!complementarity) {
+    std::fill(rc, rc + n, 0.0);
+    return;
   }
-  void CopyFrom(const Point& o, int nv, int n, int nc) {
-    std::copy(o.a, o.a + nv, a);
-    std::copy(o.f, o.f + n, f);
-    std::copy(o.s, o.s + n, s);
-    std::copy(o.xi1, o.xi1 + nc, xi1);
-    std::copy(o.eta1, o.eta1 + nc, eta1);
-  }
-  // this = x + alpha dx
-  void Step(const Point& x, const Point& dx, double alpha, int nv, int n, int nc) {
-    for (int i = 0; i < nv; ++i) a[i] = x.a[i] + alpha * dx.a[i];
-    for (int i = 0; i < n; ++i) f[i] = x.f[i] + alpha * dx.f[i];
-    for (int i = 0; i < n; ++i) s[i] = x.s[i] + alpha * dx.s[i];
-    for (int i = 0; i < nc; ++i) xi1[i] = x.xi1[i] + alpha * dx.xi1[i];
-    for (int i = 0; i < nc; ++i) eta1[i] = x.eta1[i] + alpha * dx.eta1[i];
-  }
-};
-
-// Gathers a cone's xi = (xi1, f of its friction rows) and eta = (eta1, s of its rows).
-void GatherCone(const Point& x, const Cone& c, int j, double* xi, double* eta) {
-  xi[0] = x.xi1[j];
-  eta[0] = x.eta1[j];
-  for (int k = 0; k < c.d; ++k) {
-    xi[1 + k] = x.f[c.first + k];
-    eta[1 + k] = x.s[c.first + k];
-  }
+  JordanProduct(xi, eta, n, rc);
+  rc[0] -= kappa;
 }
 
-class IpIteration {
- public:
-  IpIteration(const ConstraintProblem& p, const IpSettings& settings, Arena& arena)
-      : p_(p), set_(settings), arena_(arena), h_(p.timestep), nv_(p.nv) {
-    rows_.Build(p, arena);
-    n_ = rows_.n;
-    nc_ = rows_.ncone;
-    x_.Allocate(nv_, n_, nc_, arena);
-    trial_.Allocate(nv_, n_, nc_, arena);
-    dx_.Allocate(nv_, n_, nc_, arena);
-    rdyn_ = arena.Doubles(nv_);
-    rrow_ = arena.Doubles(std::max(n_, 1));
-    rxi_ = arena.Doubles(std::max(nc_, 1));
-    k_ = arena.Doubles(std::max(n_, 1));
-    coef_ = arena.Doubles(std::max(n_, 1));
-    z_ = arena.Doubles(std::max(n_, 1));
-    y_ = arena.Doubles(std::max(n_, 1));
-    rhs_ = arena.Doubles(nv_);
-    tmp_ = arena.Doubles(nv_);
-    elim_ = reinterpret_cast<ConeElimination*>(arena.Doubles(
-        (sizeof(ConeElimination) * std::max(nc_, 1) + sizeof(double) - 1) / sizeof(double)));
-    velocity_scale_ = h_ / std::max(p.meaninertia, 1e-300);
-    if (!rows_.view.J) use_blocks_ = blocks_.Setup(rows_.view, kMaxBlock, arena);
-  }
+}  // namespace
 
-  SolverResult Run(double* qacc, double* force, SolverIteration* trace);
-
- private:
-  void Start();
-  // Residuals at x; returns (r_vio, kappa_vio).
-  void Evaluate(const Point& x, double* r_vio, double* kappa_vio);
-  double Complementarity(const Point& x) const;  // sum of gamma s and xi'eta
-  // Whether every pair's complementarity is at least kCentrality times the mean (a wide
-  // neighbourhood of the central path; cones measured by sqrt(det xi det eta)): iterates
-  // that leave it jam at the cones' boundaries.
-  bool Centered(const Point& x, double kappa) const;
-  // The Newton direction toward complementarity kappa at x_ (residuals of x_ current);
-  // `factor` once per iteration.
-  void Direction(double kappa, bool factor);
-  double MaxStep(const Point& x, const Point& dx, double tau_ort, double tau_soc) const;
-  void FactorPreconditioner();
-  void FactorDense();
-  void FactorBlocks();
-  // add(a, b, c) for every term H += c J_a' J_b of the constraint part of H
-  template <class Add>
-  void ForEachRowPair(const Add& add) const;
-  void SolveExact(double* x) const;  // x <- H^-1 x with the dense or block LU
-  void ApplyH(const double* v, double* out);
-  double ConditionEstimate() const;
-
-  const ConstraintProblem& p_;
-  const IpSettings& set_;
-  Arena& arena_;
-  double h_;
-  int nv_, n_ = 0, nc_ = 0;
-  IpRows rows_;
-  Point x_, trial_, dx_;
-  double *rdyn_, *rxi_, *rrow_, *k_, *z_, *y_, *rhs_, *tmp_;
-  double* coef_;  // (n) equality and orthant rows: their exact weight in H (h/eps, h gamma/s)
-  ConeElimination* elim_;
-  NewtonHessian precond_;
-  double velocity_scale_;
-  std::size_t factor_mark_ = 0;
-  int degree_ = 1;
-  double* lu_ = nullptr;       // dense models: LU factors of H (nv x nv)
-  int* piv_ = nullptr;         //   its row exchanges
-  BlockLu blocks_;            // sparse models: exact block LU of H when blocks are small
-  bool use_blocks_ = false;
-  int* nonzero_count_ = nullptr;  // dense models: nonzero columns of each row (n)
-  int* nonzero_cols_ = nullptr;   //   and their indices (n x nv)  // deg K (eq. 51): orthant rows + cones  // the arena above it holds the preconditioner's factor
-};
+IpIteration::IpIteration(const ConstraintProblem& p, const IpSettings& settings, Arena& arena)
+    : p_(p), set_(settings), arena_(arena), h_(p.timestep), nv_(p.nv) {
+  rows_.Build(p, arena);
+  n_ = rows_.n;
+  nc_ = rows_.ncone;
+  x_.Allocate(nv_, n_, nc_, arena);
+  trial_.Allocate(nv_, n_, nc_, arena);
+  dx_.Allocate(nv_, n_, nc_, arena);
+  rdyn_ = arena.Doubles(nv_);
+  rrow_ = arena.Doubles(std::max(n_, 1));
+  rxi_ = arena.Doubles(std::max(nc_, 1));
+  k_ = arena.Doubles(std::max(n_, 1));
+  coef_ = arena.Doubles(std::max(n_, 1));
+  z_ = arena.Doubles(std::max(n_, 1));
+  y_ = arena.Doubles(std::max(n_, 1));
+  rhs_ = arena.Doubles(nv_);
+  tmp_ = arena.Doubles(nv_);
+  elim_ = reinterpret_cast<ConeElimination*>(arena.Doubles(
+      (sizeof(ConeElimination) * std::max(nc_, 1) + sizeof(double) - 1) / sizeof(double)));
+  velocity_scale_ = h_ / std::max(p.meaninertia, 1e-300);
+  if (!rows_.view.J) use_blocks_ = blocks_.Setup(rows_.view, kMaxBlock, arena);
+}
 
 void IpIteration::Start() {
   const double* a0 = p_.qacc_warmstart ? p_.qacc_warmstart : p_.qacc_smooth;
@@ -284,7 +208,7 @@ void IpIteration::ApplyH(const double* v, double* out) {
   for (int i = 0; i < nv_; ++i) out[i] += tmp_[i];
 }
 
-void IpIteration::Direction(double kappa, bool factor) {
+bool IpIteration::Direction(double kappa, bool factor, bool complementarity) {
   const Point& x = x_;
   // rows: weights (linear part) and constants k of each force's step df = -Y z + k
   for (int r = 0; r < n_; ++r) {
@@ -296,15 +220,14 @@ void IpIteration::Direction(double kappa, bool factor) {
       const double g = x.f[r], s = x.s[r];
       coef_[r] = h_ * g / s;
       rows_.weight[r] = coef_[r];
-      k_[r] = (-(g * s - kappa) + g * rrow_[r]) / s;
+      k_[r] = ((complementarity ? -(g * s - kappa) : 0.0) + g * rrow_[r]) / s;
     }
   }
   for (int j = 0; j < nc_; ++j) {
     const Cone& c = rows_.cones[j];
-    double xi[kMaxConeDim], eta[kMaxConeDim], rc[kMaxConeDim];
+    double xi[kMaxConeDim], eta[kMaxConeDim], rc[kMaxConeDim] = {};
     GatherCone(x, c, j, xi, eta);
-    JordanProduct(xi, eta, c.d + 1, rc);
-    rc[0] -= kappa;
+    ComplementarityResidual(xi, eta, c.d + 1, kappa, complementarity, rc);
     ConeElimination& e = elim_[j];
     e.Build(xi, eta, rc, c.d + 1);
     // dxi1 = dgamma - R_xi = -(h gamma/s) z_n + k_n - R_xi ; deta~ = h z_t - R_eta
@@ -318,6 +241,7 @@ void IpIteration::Direction(double kappa, bool factor) {
     }
   }
   if (factor) {
+    has_factor_ = true;
     if (rows_.view.J) {
       FactorDense();
     } else if (use_blocks_) {
@@ -334,7 +258,7 @@ void IpIteration::Direction(double kappa, bool factor) {
   // products, and it recovers the accuracy the LU loses to H's conditioning near convergence
   std::fill(dx_.a, dx_.a + nv_, 0.0);
   const bool exact = rows_.view.J || use_blocks_;
-  Gmres(
+  const int products = Gmres(
       nv_, rhs_, dx_.a, kGmresTolerance, kGmresRestart,
       exact ? kGmresMaxProductsExact : kGmresMaxProducts,
       [this](const double* v, double* out) { ApplyH(v, out); },
@@ -364,10 +288,9 @@ void IpIteration::Direction(double kappa, bool factor) {
     const ConeElimination& e = elim_[j];
     const double dgamma = c.normal >= 0 ? dx_.f[c.normal] : 0;
     const double dxi1 = dgamma - rxi_[j];
-    double xi[kMaxConeDim], eta[kMaxConeDim], rc[kMaxConeDim];
+    double xi[kMaxConeDim], eta[kMaxConeDim], rc[kMaxConeDim] = {};
     GatherCone(x, c, j, xi, eta);
-    JordanProduct(xi, eta, c.d + 1, rc);
-    rc[0] -= kappa;
+    ComplementarityResidual(xi, eta, c.d + 1, kappa, complementarity, rc);
     double dot = 0;
     for (int i = 0; i < c.d; ++i) {
       double v = e.Ginv_c0[i] + e.Ginv_cxi[i] * dxi1;
@@ -378,6 +301,7 @@ void IpIteration::Direction(double kappa, bool factor) {
     dx_.xi1[j] = dxi1;
     dx_.eta1[j] = (-rc[0] - eta[0] * dxi1 - dot) / xi[0];
   }
+  return products < (exact ? kGmresMaxProductsExact : kGmresMaxProducts);
 }
 
 // Sparse models: the preconditioner M + J' W J with W = the row weights (friction rows: their
@@ -580,18 +504,19 @@ SolverResult IpIteration::Run(double* qacc, double* force, SolverIteration* trac
   return result;
 }
 
-}  // namespace
 
 std::size_t IpScratch(const Model& m) {
-  const bool sparse = IsSparse(m);
-  const int nv = m.nv, nj = std::max(m.njmax, 1);
-  const int row_nnz = MaxRowNonzeros(m);
+  return IpScratch(m.nv, m.njmax, MaxRowNonzeros(m), m.nM, IsSparse(m));
+}
+
+std::size_t IpScratch(int nv, int nefc, int row_nnz, int nM, bool sparse) {
+  const int nj = std::max(nefc, 1);
   const std::size_t nnz = static_cast<std::size_t>(nj) * row_nnz;
   const std::size_t cones =
       (sizeof(ConeElimination) * static_cast<std::size_t>(nj) + sizeof(double)) / sizeof(double);
   const std::size_t gmres = static_cast<std::size_t>(kGmresRestart + 1) * (nv + kGmresRestart) +
                             4 * static_cast<std::size_t>(nv) + 4 * kGmresRestart + 64;
-  return IpRows::Scratch(nv, nj, nnz, sparse) + NewtonHessian::Plan(nv, m.nM, nj, row_nnz, sparse).doubles() +
+  return IpRows::Scratch(nv, nj, nnz, sparse) + NewtonHessian::Plan(nv, nM, nj, row_nnz, sparse).doubles() +
          cones + gmres + 3 * (2 * static_cast<std::size_t>(nv) + 3 * nj) + 8 * nv + 8 * nj + 256 +
          // dense: the LU of H and each row's nonzero columns; sparse: the block LU
          (sparse ? BlockLu::Scratch(nv, kMaxBlock)

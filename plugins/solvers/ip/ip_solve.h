@@ -21,6 +21,8 @@ struct IpSettings {
 
 // Doubles of arena one solve takes on model m.
 std::size_t IpScratch(const Model& m);
+// ... on a problem of nv dofs, nefc rows of at most row_nnz nonzeros, nM entries of M.
+std::size_t IpScratch(int nv, int nefc, int row_nnz, int nM, bool sparse);
 
 // Solves p (nefc > 0) => qacc = (v+ - qvel)/h, the kernel's per-row forces, trace (capacity
 // p.iterations). Converged when r_vio < r_tol and kappa_vio < kappa_tol.
