@@ -145,14 +145,7 @@ double ForwardDifference(const CompositeCase& c, bool newton) {
   double worst = 0;
   int contacts = 0, rows = 0;
   for (int s = 0; s < c.states; ++s) {
-    mj_resetData(p.mj.get(), p.sim.get());
-    for (int i = 0; i < p.mj->nv; ++i) p.sim->qvel[i] = 0.2 * nd(gen);
-    const int n = steps(gen);
-    for (int k = 0; k < n; ++k) mj_step(p.mj.get(), p.sim.get());
-    mj_resetData(p.mj.get(), p.mjd.get());
-    std::copy_n(p.sim->qpos, p.mj->nq, p.mjd->qpos);
-    std::copy_n(p.sim->qvel, p.mj->nv, p.mjd->qvel);
-    std::copy_n(p.sim->qacc_warmstart, p.mj->nv, p.mjd->qacc_warmstart);
+    FreeRunState(p.mj.get(), p.sim.get(), p.mjd.get(), gen, nd, 0.2, steps);
     p.engine->Reset(p.d);
     p.CopyInputs(/*warmstart=*/true);
     mj_forward(p.mj.get(), p.mjd.get());

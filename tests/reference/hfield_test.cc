@@ -146,14 +146,7 @@ TEST_P(HfieldReference, ForwardAtSimulatedStatesMatchesMujoco) {
   std::string first_difference;
   const int states = 60;
   for (int s = 0; s < states; ++s) {
-    mj_resetData(p.mj.get(), p.sim.get());
-    for (int i = 0; i < p.mj->nv; ++i) p.sim->qvel[i] = 0.5 * nd(gen);
-    const int n = steps(gen);
-    for (int k = 0; k < n; ++k) mj_step(p.mj.get(), p.sim.get());
-    mj_resetData(p.mj.get(), p.mjd.get());
-    std::copy_n(p.sim->qpos, p.mj->nq, p.mjd->qpos);
-    std::copy_n(p.sim->qvel, p.mj->nv, p.mjd->qvel);
-    std::copy_n(p.sim->qacc_warmstart, p.mj->nv, p.mjd->qacc_warmstart);
+    FreeRunState(p.mj.get(), p.sim.get(), p.mjd.get(), gen, nd, 0.5, steps);
     p.engine->Reset(p.d);
     p.CopyInputs(/*warmstart=*/true);
     mj_forward(p.mj.get(), p.mjd.get());

@@ -120,6 +120,19 @@ void PlacedState(const mjModel* m, mjData* d, std::mt19937_64& gen, bool motion)
   RandomControls(m, d, gen);
 }
 
+void FreeRunState(const mjModel* m, mjData* sim, mjData* out, std::mt19937_64& gen,
+                  std::normal_distribution<double>& nd, double sigma,
+                  std::uniform_int_distribution<int>& steps) {
+  mj_resetData(m, sim);
+  for (int i = 0; i < m->nv; ++i) sim->qvel[i] = sigma * nd(gen);
+  const int n = steps(gen);
+  for (int k = 0; k < n; ++k) mj_step(m, sim);
+  mj_resetData(m, out);
+  std::copy_n(sim->qpos, m->nq, out->qpos);
+  std::copy_n(sim->qvel, m->nv, out->qvel);
+  std::copy_n(sim->qacc_warmstart, m->nv, out->qacc_warmstart);
+}
+
 std::string ContactList(const Data& d, const mjData* md) {
   std::ostringstream out;
   for (int i = 0; i < std::max(d.ncon, md->ncon); ++i) {

@@ -71,6 +71,12 @@ void RandomControls(const mjModel* m, mjData* d, std::mt19937_64& gen);
 // when limited, else qpos0 + 0.5 N(0,1). With `motion`, then qvel N(0,1) and RandomControls.
 void PlacedState(const mjModel* m, mjData* d, std::mt19937_64& gen, bool motion);
 
+// A state reached by simulating MuJoCo without controls: `sim` reset, its qvel drawn sigma nd(gen) per dof, then
+// steps(gen) calls of mj_step; `out` reset and given sim's qpos, qvel and qacc_warmstart.
+void FreeRunState(const mjModel* m, mjData* sim, mjData* out, std::mt19937_64& gen,
+                  std::normal_distribution<double>& nd, double sigma,
+                  std::uniform_int_distribution<int>& steps);
+
 // Both sides' contacts, one per line (index, geoms, distance), for a failure message.
 std::string ContactList(const Data& d, const mjData* md);
 
