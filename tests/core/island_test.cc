@@ -17,13 +17,7 @@
 namespace gauss {
 namespace {
 
-int Tree(const Model& m, const char* body) {
-  for (int b = 0; b < m.nbody; ++b) {
-    if (m.body_name[b] == body) return m.body_treeid[b];
-  }
-  ADD_FAILURE() << "no body " << body;
-  return -1;
-}
+using test::Tree;
 
 // islands_groups.xml settled for 0.5 s (islands off), as a common state.
 Data Settled(const Engine& engine) {

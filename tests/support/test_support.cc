@@ -1,5 +1,7 @@
 #include "support/test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +35,14 @@ std::vector<std::string> GymnasiumModels() {
 
 std::string TestPluginDir() { return GAUSS_TEST_PLUGIN_DIR; }
 std::string BinaryDir() { return std::string(GAUSS_BINARY_DIR) + "/bin"; }
+
+int Tree(const Model& m, const char* body) {
+  for (int b = 0; b < m.nbody; ++b) {
+    if (m.body_name[b] == body) return m.body_treeid[b];
+  }
+  ADD_FAILURE() << "no body " << body;
+  return -1;
+}
 
 double MaxRelError(const double* a, const double* b, int n) {
   double worst = 0;

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "gauss/model.h"
+
 namespace gauss::test {
 
 // A model shipped in the repository's models/ directory.
@@ -23,6 +25,9 @@ std::string TestPluginDir();
 std::string BinaryDir();
 
 // max_i |a_i - b_i| / max(1, |b_i|)
+// The kinematic tree of the body named `body` (fails the test and returns -1 when absent).
+int Tree(const Model& m, const char* body);
+
 double MaxRelError(const double* a, const double* b, int n);
 
 // A CSV text without one column (by header name; the text unchanged if it has none). Traces
