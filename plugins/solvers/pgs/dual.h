@@ -4,10 +4,13 @@
 //
 // With the kernel's factor M = L'DL (tree-sparse, gauss/sparse_inertia.h), the rows of
 // W = L^-T J' live on the dofs of each row's dof chains (their ancestors included), so
-// AR_ij = sum_k W_ik W_jk / D_k runs over the common dofs of two rows only and is zero for
-// rows on different kinematic trees: AR is stored sparse (CSR, columns increasing) unless
-// most rows interact (one tree), and a Gauss-Seidel update of row i costs its nonzeros, not
-// nefc. M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
+// AR_ij = sum_k W_ik W_jk / D_k runs over the common dofs of two rows only. Since a row's
+// dofs hold all their ancestors, two rows share a dof exactly when they share the root dof of
+// a dof tree: AR's pattern follows from W's root columns. AR is stored sparse (CSR, columns
+// increasing) unless most pairs of rows interact (one tree), and is built column by column of
+// W (each row of AR from the rows of W on its dofs), so its cost is the products that are not
+// zero. A Gauss-Seidel update of row i costs the nonzeros of its row, not nefc.
+// M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +44,12 @@ class DualProblem {
  private:
   void BuildW(const ConstraintProblem& p, Arena& arena);
   void BuildAR(const ConstraintProblem& p, Arena& arena);
+  // row i's AR entries (i's dofs scattered over the rows of W on them) added to row[j] for
+  // the j < end that share a dof with i, in decreasing dof order (the same sums for every
+  // storage)
+  void AddRowProducts(const ConstraintProblem& p, int i, int end, double* row) const;
+  // the rows sharing a dof with row i (i itself included), increasing; returns their count
+  int InteractingRows(int i, int* mark, int* rows) const;
 
   int n_ = 0;
   const double* b_ = nullptr;
@@ -56,6 +65,12 @@ class DualProblem {
   int* W_rownnz_ = nullptr;
   int* W_dof_ = nullptr;
   double* W_ = nullptr;
+  // W by columns: the rows on dof k (increasing) and their values, from W_coladr_[k] to
+  // W_coladr_[k + 1]
+  int* W_coladr_ = nullptr;
+  int* W_colrow_ = nullptr;
+  double* W_colval_ = nullptr;
+  const int* dof_parentid_ = nullptr;
 };
 
 }  // namespace gauss
