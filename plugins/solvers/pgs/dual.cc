@@ -237,22 +237,6 @@ int DualProblem::InteractingRows(int i, int* mark, int* rows) const {
   return count;
 }
 
-double DualProblem::Residual(int i, const double* f) const {
-  if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
-  double r = b_[i];
-  const int adr = AR_rowadr_[i];
-  for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
-  return r;
-}
-
-double DualProblem::At(int i, int j) const {
-  if (dense_) return dense_[static_cast<std::size_t>(i) * n_ + j];
-  const int* begin = AR_col_ + AR_rowadr_[i];
-  const int* end = begin + AR_rownnz_[i];
-  const int* it = std::lower_bound(begin, end, j);
-  return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
-}
-
 double DualProblem::Cost(const double* f) const {
   double cost = 0;
   for (int i = 0; i < n_; ++i) {

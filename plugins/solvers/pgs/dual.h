@@ -13,10 +13,12 @@
 // M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "gauss/arena.h"
 #include "gauss/constraint.h"
+#include "gauss/math.h"
 
 namespace gauss {
 
@@ -30,10 +32,22 @@ class DualProblem {
   void Build(const ConstraintProblem& p, Arena& arena);
 
   int size() const { return n_; }
-  // b_i + (AR f)_i: the dual gradient of row i
-  double Residual(int i, const double* f) const;
+  // b_i + (AR f)_i: the dual gradient of row i (inline: the sweeps' innermost call)
+  double Residual(int i, const double* f) const {
+    if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
+    double r = b_[i];
+    const int adr = AR_rowadr_[i];
+    for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
+    return r;
+  }
   // AR_ij (0 where not stored)
-  double At(int i, int j) const;
+  double At(int i, int j) const {
+    if (dense_) return dense_[static_cast<std::size_t>(i) * n_ + j];
+    const int* begin = AR_col_ + AR_rowadr_[i];
+    const int* end = begin + AR_rownnz_[i];
+    const int* it = std::lower_bound(begin, end, j);
+    return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
+  }
   double Diagonal(int i) const { return diag_[i]; }
   // 1/2 f'AR f + f'b
   double Cost(const double* f) const;
