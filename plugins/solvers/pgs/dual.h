@@ -32,6 +32,8 @@ class DualProblem {
   void Build(const ConstraintProblem& p, Arena& arena);
 
   int size() const { return n_; }
+  // whether AR is stored dense (n x n) rather than sparse
+  bool dense() const { return dense_ != nullptr; }
   // b_i + (AR f)_i: the dual gradient of row i (inline: the sweeps' innermost call)
   double Residual(int i, const double* f) const {
     if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
