@@ -194,7 +194,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
                                            "mujoco/newton_cradle", "gravcomp", "deadband",
-                                           "sensors3"));
+                                           "sensors3", "attach"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -373,7 +373,6 @@ void ReadSkin(const XmlElement& c, ModelSpec* spec) {
 // (<asset>) => (meshes, height fields, skins, materials, texture names)
 void ReadAsset(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
-    if (c.name == "model") NotSupported(c, "model asset (MuJoCo 3.x <attach>)");
     if (c.name == "mesh") {
       ReadMesh(c, spec);
       continue;
@@ -479,9 +478,12 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
   }
   each("extension", [&](const XmlElement& c) { ReadExtension(c, spec); });
   each("compiler", [&](const XmlElement& c) { ReadCompiler(c, &spec->compiler); });
-  // 3.x <replicate>: the rest is read from the expanded document (replicate.cc)
+  // 3.x <attach> (attach.cc), then <replicate> (replicate.cc): the rest is read from the
+  // expanded document
+  XmlElement attached;
+  if (ExpandAttachments(root, &attached)) doc = &attached;
   XmlElement expanded;
-  if (ExpandReplicates(root, spec->compiler, &expanded)) doc = &expanded;
+  if (ExpandReplicates(*doc, spec->compiler, &expanded)) doc = &expanded;
   each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
   each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });
   each("default", [&](const XmlElement& c) { ReadDefaultSection(c, spec); });

@@ -241,7 +241,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
       {"<deformable/>", "element 'deformable': not supported yet"},
       {"<asset><mesh name=\"m\" builtin=\"sphere\" params=\"1\"/></asset>",
        "attribute 'builtin': not supported yet"},
-      {"<asset><model name=\"arm\" file=\"arm.xml\"/></asset>", "not supported yet: model asset"},
       {"<worldbody><body><joint name=\"a\"/><joint name=\"b\"/><geom size=\"1\"/></body>"
        "</worldbody><tendon><fixed armature=\"1\"><joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
        "attribute 'armature': not supported yet: tendon armature"},
