@@ -235,12 +235,10 @@ void ReadMesh(const XmlElement& c, ModelSpec* spec) {
   ReadMeshInertia(c, &mesh.inertia);
   int maxhullvert = -1;
   ReadInt(c, "maxhullvert", &maxhullvert);
-  std::vector<double> params;  // the parameters of a builtin shape (refused)
-  ReadNumberList(c, "params", &params);
   std::string material, content_type;
   ReadString(c, "material", &material);
   ReadString(c, "content_type", &content_type);
-  if (c.Find("builtin")) ReadBuiltinMesh(c, &mesh);
+  if (c.Find("builtin")) ReadBuiltinMesh(c, &mesh);  // 3.x, builtin_mesh.cc (with params)
   if (mesh.file.empty() && mesh.vertex.empty()) {
     throw Error(c.Where(), "a mesh needs a file, a vertex list or (3.x) a builtin shape");
   }

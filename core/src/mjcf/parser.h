@@ -46,6 +46,7 @@ inline constexpr char kAttachedDefault[] = "gauss:attached";
 void ReadOption3x(const XmlElement& e, Options* o);
 void ReadFlags3x(const XmlElement& flag, Options* o);
 void ReadMemorySize(const XmlElement& e, SizeSpec* s);
+// <mesh builtin params> (builtin_mesh.cc): (element) => (mesh.vertex)
 void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh);
 // Refuse 3.x attributes whose semantics Gauss lacks, once the element has its class values.
 void CheckJoint3x(const XmlElement& e, const JointSpec& j);
