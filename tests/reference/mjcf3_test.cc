@@ -198,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
                                            "mujoco/newton_cradle", "gravcomp", "deadband",
-                                           "sensors3", "attach", "builtin_mesh"));
+                                           "sensors3", "attach", "builtin_mesh", "align"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -140,10 +140,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
         j.type = JointType::kFree;
         j.is_freejoint_element = true;
         ReadInt(c, "group", &j.group);
-        int align = 0;  // 3.x: false, true, auto
-        if (ReadKeyword(c, "align", {"false", "true", "auto"}, &align) && align == 1) {
-          NotSupported(c, "freejoint align=\"true\" (body re-framed at its inertia)", "align");
-        }
+        ReadKeyword(c, "align", {"false", "true", "auto"}, &j.free_align);  // 3.x
       }
       CheckJoint3x(c, j);
       j.src = SourceOf(c);

@@ -45,11 +45,7 @@ void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
     if (!e.Find("texturedir")) c->texturedir = assetdir;
   }
   ReadBool(e, "saveinertial", &flag);  // writes a file in MuJoCo; nothing to compile
-  bool alignfree = false;
-  if (ReadBool(e, "alignfree", &alignfree) && alignfree) {
-    NotSupported(e, "compiler alignfree=\"true\" (free bodies re-framed at their inertia)",
-                 "alignfree");
-  }
+  ReadBool(e, "alignfree", &c->alignfree);  // 3.x, align_free.cc
   for (const XmlElement& lr : e.children) {
     // lengthrange: options of the actuator length-range computation (lengthrange.h)
     LengthRangeOptions& o = c->lengthrange;

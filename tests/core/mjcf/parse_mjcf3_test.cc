@@ -252,7 +252,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "attribute 'solreffriction': not supported yet"},
       {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
        "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
-      {"<compiler alignfree=\"true\"/>", "attribute 'alignfree': not supported yet"},
   };
   for (const auto& c : cases) {
     const std::string e = ErrorOf(std::string("<mujoco>") + c.xml + "</mujoco>");
