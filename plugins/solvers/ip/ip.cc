@@ -101,6 +101,16 @@ class IpSolver : public ConstraintSolver {
     ip::IpSensitivity::ForThisThread().Reverse(this, p, settings_, qacc, force, g_solution,
                                                g_data);
   }
+  // the solution, or with gradient_kappa the same problem solved to that kappa
+  void DoSensitivityPoint(const ConstraintProblem& p, const double* qacc, const double* force,
+                          double* point_qacc, double* point_force, Arena& scratch) const override {
+    if (p.nefc == 0 || settings_.gradient_kappa == 0) {
+      ConstraintSolver::DoSensitivityPoint(p, qacc, force, point_qacc, point_force, scratch);
+      return;
+    }
+    ip::IpSensitivity::ForThisThread().Point(this, p, settings_, qacc, force, point_qacc,
+                                             point_force);
+  }
 
  private:
   ip::IpSettings settings_;

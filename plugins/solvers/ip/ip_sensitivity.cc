@@ -132,6 +132,14 @@ void IpSensitivity::Prepare(const void* owner, const ConstraintProblem& p,
   }
 }
 
+void IpSensitivity::Point(const void* owner, const ConstraintProblem& p,
+                          const IpSettings& settings, const double* qacc, const double* force,
+                          double* point_qacc, double* point_force) {
+  Prepare(owner, p, settings, qacc, force);
+  std::copy(iteration_->point().a, iteration_->point().a + p.nv, point_qacc);
+  iteration_->rows().ScatterForce(p, iteration_->point().f, point_force);
+}
+
 void IpSensitivity::Solve(double* d_qacc, double* d_force) {
   iteration_->SolutionTangent(d_dyn_, d_row_, da_, df_);
   if (d_qacc) std::copy(da_, da_ + problem_.nv, d_qacc);

@@ -23,8 +23,8 @@
 // the same problem is solved again ending on the central path at gradient_kappa
 // (GradientSettings, ip_solve.h), and the products are the implicit gradients of that relaxed
 // problem (Dojo section IV-D: informative before contact is made), while the caller's solution
-// stays the one at the simulation's kappa. A change of M is taken as the caller gives it in d
-// qfrc_smooth (-dM qacc at the caller's qacc, not at the gradient point's).
+// stays the one at the simulation's kappa; Point gives the gradient point, at which the caller
+// evaluates the rest (a change of M in d qfrc_smooth: -dM a at that point).
 // Memory comes from the cache's own arena, sized when a larger problem arrives: no heap
 // allocation per call after the first at a problem size.
 #pragma once
@@ -50,6 +50,12 @@ class IpSensitivity {
   void Reverse(const void* owner, const ConstraintProblem& p, const IpSettings& settings,
                const double* qacc, const double* force, const SolutionTangent& g_solution,
                ProblemTangent& g_data);
+
+  // The point the products linearize at (the re-solve's a and kernel forces: the solution, or
+  // with settings.gradient_kappa the solution at that kappa) => point_qacc (nv), point_force
+  // (nefc).
+  void Point(const void* owner, const ConstraintProblem& p, const IpSettings& settings,
+             const double* qacc, const double* force, double* point_qacc, double* point_force);
 
   // The cache of the calling thread.
   static IpSensitivity& ForThisThread();
