@@ -31,7 +31,8 @@ TransitionImplicit::TransitionImplicit(const Engine& engine)
       nu_(engine.model().nu),
       nominal_data_(engine.MakeData()),
       nudged_(engine.MakeData()),
-      nominal_ops_(std::make_unique<FactoredInertia>(engine.model(), nominal_data_)) {
+      nominal_ops_(std::make_unique<FactoredInertia>(engine.model(), nominal_data_)),
+      reuse_stages_(SingleEvaluationIntegrator(engine.options().integrator)) {
   if (!(engine.solver_capabilities() & kCapSolutionSensitivity)) {
     throw Error("implicit gradients: solver '" + engine.options().solver +
                 "' does not differentiate its solution (no solution-sensitivity capability); "
@@ -116,7 +117,8 @@ void TransitionImplicit::Compute(const Data& d, const TransitionFDOptions& optio
   GetState(m_, d, kInputState, input_.data());
   std::copy(d.qacc_warmstart.begin(), d.qacc_warmstart.end(), warmstart_.begin());
   Nominal();
-  // the nominal step
+  // the nominal step; it leaves the input's position and velocity stages in nudged_, which the
+  // control, activation and velocity columns (in this order, before the position columns) reuse
   SetState(m_, nudged_, kInputState, input_.data());
   engine_.Step(nudged_);
   GetState(m_, nudged_, kStatePhysics, next_.data());
@@ -189,9 +191,20 @@ bool TransitionImplicit::LinearizedStep(Input input, int index, double delta, do
         break;
     }
   }
-  engine_.Forward(d);  // the smooth stages at the nudged input (its own solve is replaced)
+  // the stages before the solve at the nudged input (the solve is replaced by its
+  // linearization); a control or activation nudge reuses the position and velocity stages, a
+  // velocity nudge the position stage, of the input's evaluation in d (see Compute)
+  Stage skip = Stage::kNone;
+  if (reuse_stages_ && input != Input::kQpos) {
+    skip = input == Input::kQvel ? Stage::kPosition : Stage::kVelocity;
+  }
+  engine_.ForwardWithoutSolve(d, skip);
   const int nv = m_.nv, nefc = nefc0_;
   if (d.nefc != nefc) return false;
+  if (nefc == 0) {  // unconstrained: the solve's trivial answer
+    std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
+    std::fill(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), 0.0);
+  }
   for (int i = 0; i < nefc; ++i) {
     if (static_cast<int>(d.efc_type[i]) != type0_[i] || d.efc_id[i] != id0_[i]) return false;
   }

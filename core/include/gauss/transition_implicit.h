@@ -91,6 +91,7 @@ class TransitionImplicit {
   // solver's cache recognizes it (M products on nominal_data_)
   std::unique_ptr<const MassMatrixOps> nominal_ops_;
   ConstraintProblem nominal_problem_;
+  bool reuse_stages_;  // the integrator leaves the stages of its evaluation in Data
 };
 
 }  // namespace gauss
