@@ -170,19 +170,8 @@ void CheckGeom3x(const XmlElement& e, const GeomSpec& g) {
   }
 }
 
-// (tendon element after its class) => ()
-void CheckTendon3x(const XmlElement& e, const TendonSpec& t, bool autolimits) {
-  if (t.armature != 0) NotSupported(e, "tendon armature (inertia of a tendon)", "armature");
-  const bool range = t.actfrcrange[0] != 0 || t.actfrcrange[1] != 0;
-  if (t.actfrclimited == 1 || (t.actfrclimited == 2 && autolimits && range)) {
-    NotSupported(e, "actuatorfrcrange (a limit on the actuator force on a tendon)",
-                 "actuatorfrcrange");
-  }
-}
-
 // (actuator element after its class) => ()
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a) {
-  if (a.actearly) NotSupported(e, "actearly (force from the next activation)", "actearly");
   if (a.actdim >= 0 && a.actdim != (a.dyntype == DynType::kNone ? 0 : 1)) {
     NotSupported(e, "actdim other than the dynamics' own (0 stateless, 1 stateful)", "actdim");
   }
@@ -194,11 +183,5 @@ void ReadBuiltinMesh(const XmlElement& e, MeshSpec* /*mesh*/) {
   NotSupported(e, "builtin mesh shapes (mesh builtin=...)", "builtin");
 }
 
-// (pair element after its class) => ()
-void CheckPair3x(const XmlElement& e, const PairSpec& p) {
-  if (p.solreffriction[0] != 0 || p.solreffriction[1] != 0) {
-    NotSupported(e, "pair solreffriction (a separate solref for friction)", "solreffriction");
-  }
-}
 
 }  // namespace gauss::mjcf
