@@ -194,7 +194,11 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
                                            "mujoco/newton_cradle", "gravcomp", "deadband",
-                                           "sensors3"));
+                                           "sensors3", "tendon_armature", "contact3",
+                                           "actearly3", "mujoco/ten_armature_1",
+                                           "mujoco/ten_armature_3",
+                                           "mujoco/tendon_force_clamp", "mujoco/actearly",
+                                           "mujoco/surfacevel_conveyor"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -143,6 +143,7 @@
   X(Model, geom_friction) \
   X(Model, geom_margin) \
   X(Model, geom_gap) \
+  X(Model, geom_surfacevel) \
   X(Model, geom_rgba) \
   X(Model, geom_matid) \
   X(Model, geom_fluid) \

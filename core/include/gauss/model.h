@@ -149,6 +149,9 @@ struct Model {
   std::vector<double> geom_friction;    // (ngeom x 3) sliding, torsional, rolling
   std::vector<double> geom_margin;      // (ngeom)
   std::vector<double> geom_gap;         // (ngeom)
+  // (ngeom x 6) 3.x surfacevel: linear and angular velocity of the geom's surface in its frame
+  // (a conveyor belt), seen by the friction rows of its contacts. Empty in hand-built models.
+  std::vector<double> geom_surfacevel;
   std::vector<double> geom_rgba;        // (ngeom x 4) as written (see gauss/visual.h)
   std::vector<int> geom_matid;          // (ngeom) material, -1 if none
   // Ellipsoid fluid model per geom (ngeom x kNFluid), all zero unless fluidshape="ellipsoid":

@@ -163,13 +163,6 @@ void CheckJoint3x(const XmlElement& e, const JointSpec& j) {
   }
 }
 
-// (geom element after its class) => ()
-void CheckGeom3x(const XmlElement& e, const GeomSpec& g) {
-  for (double v : g.surfacevel) {
-    if (v != 0) NotSupported(e, "surfacevel (moving contact surfaces)", "surfacevel");
-  }
-}
-
 // (actuator element after its class) => ()
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a) {
   if (a.actdim >= 0 && a.actdim != (a.dyntype == DynType::kNone ? 0 : 1)) {

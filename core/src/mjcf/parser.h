@@ -42,7 +42,6 @@ void ReadMemorySize(const XmlElement& e, SizeSpec* s);
 void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh);
 // Refuse 3.x attributes whose semantics Gauss lacks, once the element has its class values.
 void CheckJoint3x(const XmlElement& e, const JointSpec& j);
-void CheckGeom3x(const XmlElement& e, const GeomSpec& g);
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a);
 
 // Reads a top-level <default> section and its nested classes. (section) => (spec.defaults)

@@ -110,7 +110,7 @@ struct GeomSpec {
   bool fluid_ellipsoid = false;  // fluidshape="ellipsoid"
   // blunt drag, slender drag, angular drag, Kutta lift, Magnus lift (fluidcoef)
   double fluidcoef[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
-  double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x; nonzero is refused
+  double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x: linear, angular in the geom frame
 };
 
 struct SiteSpec {
