@@ -186,9 +186,13 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
   }
   RecordProperty("max_state_error", Number(state_error));
   RecordProperty("max_sensor_error", Number(sensor_error));
+  // builtin_mesh: MuJoCo keeps mesh vertices in single precision, Gauss in double, so the
+  // generated vertices differ by up to 7e-8 (measured) and the subdivision-3 sphere's inertia
+  // by ~1e-8 relative
   const double tolerance = name == "mujoco/tendon_dampratio" || name == "mujoco/car" ? 1e-6
-                           : name == "contact3"                                    ? 1e-8
-                                                                                   : 1e-9;
+                           : name == "builtin_mesh"                                  ? 1e-7
+                           : name == "contact3"                                      ? 1e-8
+                                                                                     : 1e-9;
   EXPECT_LE(state_error, tolerance) << name;
   EXPECT_LE(sensor_error, tolerance) << name;
 }
@@ -197,9 +201,9 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
                                            "mujoco/newton_cradle", "gravcomp", "deadband",
-                                           "sensors3", "tendon_armature", "contact3",
-                                           "actearly3", "mujoco/ten_armature_1",
-                                           "mujoco/ten_armature_3",
+                                           "sensors3", "attach", "builtin_mesh", "align",
+                                           "tendon_armature", "contact3", "actearly3",
+                                           "mujoco/ten_armature_1", "mujoco/ten_armature_3",
                                            "mujoco/tendon_force_clamp", "mujoco/actearly"));
 
 }  // namespace

@@ -171,10 +171,4 @@ void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a) {
   if (a.tausmooth != 0) NotSupported(e, "muscle tausmooth", "tausmooth");
 }
 
-// (<mesh builtin>) => (mesh)
-void ReadBuiltinMesh(const XmlElement& e, MeshSpec* /*mesh*/) {
-  NotSupported(e, "builtin mesh shapes (mesh builtin=...)", "builtin");
-}
-
-
 }  // namespace gauss::mjcf

@@ -355,9 +355,8 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "<sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
        "element 'distance': not supported yet"},
       {"<deformable/>", "element 'deformable': not supported yet"},
-      {"<asset><mesh name=\"m\" builtin=\"sphere\" params=\"1\"/></asset>",
-       "attribute 'builtin': not supported yet"},
-      {"<asset><model name=\"arm\" file=\"arm.xml\"/></asset>", "not supported yet: model asset"},
+      {"<asset><mesh name=\"m\" builtin=\"hemisphere\" params=\"1\"/></asset>",
+       "attribute 'builtin': not supported yet: builtin mesh shape 'hemisphere'"},
       {"<worldbody><site name=\"s0\"/><geom name=\"g\" size=\"0.1\" pos=\"0 0 1\"/>"
        "<site name=\"s1\" pos=\"0 0 2\"/></worldbody><tendon><spatial armature=\"1\">"
        "<site site=\"s0\"/><geom geom=\"g\"/><site site=\"s1\"/></spatial></tendon>",
@@ -372,7 +371,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "attribute 'actuatorfrcrange': not supported yet: actuatorfrcrange with the implicit"},
       {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
        "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
-      {"<compiler alignfree=\"true\"/>", "attribute 'alignfree': not supported yet"},
   };
   for (const auto& c : cases) {
     const std::string e = ErrorOf(std::string("<mujoco>") + c.xml + "</mujoco>");
