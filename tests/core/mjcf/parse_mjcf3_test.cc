@@ -251,8 +251,12 @@ TEST(Mjcf3, TendonActuatorForceRangeScalesTheTendonsActuators) {
   for (const char* bad : {"0.5 1", "-1 -0.5", "1 -1"}) {
     std::string xml = kTendonClamp;
     xml.replace(xml.find("-1 1.5"), 6, bad);
-    EXPECT_TRUE(Contains(ErrorOf(xml), "lower < upper and contain 0")) << bad;
+    const std::string e = ErrorOf(xml);
+    EXPECT_TRUE(Contains(e, "attribute 'actuatorfrcrange'")) << bad << ": " << e;
   }
+  std::string open_range = kTendonClamp;
+  open_range.replace(open_range.find("-1 1.5"), 6, "0.5 1");
+  EXPECT_TRUE(Contains(ErrorOf(open_range), "lower < upper and contain 0"));
 }
 
 TEST(Mjcf3, ActearlyForceUsesTheNextActivation) {
@@ -295,14 +299,15 @@ std::string SurfaceScene(const std::string& cone, const std::string& surfacevel,
 TEST(Mjcf3, SurfaceVelocityShiftsTheFrictionRows) {
   // linear (1, 0, 0) in the box frame = (0, 1, 0) in the world; angular (0, 0, 2) about the
   // box center (0.2, 0, -0.1): at the contact point (0, 0, 0) it adds (0, 0, 2) x (-0.2, 0,
-  // 0.1) = (0, -0.4, 0). The ball (geom2) sees the belt (geom1) move by (0, 0.6, 0), spinning
-  // at 2 about z.
+  // 0.1) = (0, -0.4, 0): the belt's surface moves by (0, 0.6, 0), spinning at 2 about z.
   const Engine engine(LoadModelFromString(SurfaceScene("elliptic", "1 0 0 0 0 2"), "s.xml"));
   Data d = engine.MakeData();
   engine.Forward(d);
   ASSERT_EQ(d.ncon, 1);
   const Contact& c = d.contact[0];
-  const double lin[3] = {0, -0.6, 0}, ang[3] = {0, 0, -2};  // geom2's minus geom1's
+  // rows see geom2's surface velocity minus geom1's
+  const double s = c.geom1 == engine.model().GeomId("belt") ? -1 : 1;
+  const double lin[3] = {0, 0.6 * s, 0}, ang[3] = {0, 0, 2 * s};
   auto dot = [](const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
   EXPECT_NEAR(d.efc_vel[c.efc_address], 0, 1e-15);  // the normal row is unchanged
   EXPECT_NEAR(d.efc_vel[c.efc_address + 1], dot(c.frame + 3, lin), 1e-12);
