@@ -297,7 +297,39 @@ void ClampControls(const Model& m, const Data& d, double* out) {
   }
 }
 
-// (actuator_force, actuator_moment) => (actuator_force clamped to forcerange, qfrc_actuator)
+namespace {
+
+// MuJoCo 3.x tendon actuatorfrcrange (measured on 3.12.1): when the sum of actuator_force over
+// the actuators with a tendon transmission on a limited tendon (gears not applied) leaves the
+// range, each of those forces is scaled by clamped sum / sum, so they keep their proportions
+// and the sum lands on the bound. The compiler requires the range to contain 0, so a sum
+// outside it is never 0.
+// (actuator_force, tendon_actfrcrange) => (actuator_force); sums in d.arena
+void ClampTendonActuatorForces(const Model& m, Data& d) {
+  ArenaScope scope(d.arena);
+  double* total = d.arena.Doubles(m.ntendon);
+  std::fill(total, total + m.ntendon, 0.0);
+  auto limited_tendon = [&](int a) {
+    if (m.actuator_trntype[a] != TrnType::kTendon) return -1;
+    const int t = m.actuator_trnid[2 * a];
+    return m.tendon_actfrclimited[t] ? t : -1;
+  };
+  for (int a = 0; a < m.nu; ++a) {
+    if (const int t = limited_tendon(a); t >= 0) total[t] += d.actuator_force[a];
+  }
+  for (int a = 0; a < m.nu; ++a) {
+    const int t = limited_tendon(a);
+    if (t < 0) continue;
+    const double clamped =
+        std::clamp(total[t], m.tendon_actfrcrange[2 * t], m.tendon_actfrcrange[2 * t + 1]);
+    if (clamped != total[t]) d.actuator_force[a] *= clamped / total[t];
+  }
+}
+
+}  // namespace
+
+// (actuator_force, actuator_moment) => (actuator_force clamped to forcerange and to the
+// tendons' actuatorfrcrange, qfrc_actuator)
 void ActuatorToJointForces(const Model& m, Data& d) {
   std::fill(d.qfrc_actuator.begin(), d.qfrc_actuator.end(), 0.0);
   for (int a = 0; a < m.nu; ++a) {
@@ -305,6 +337,10 @@ void ActuatorToJointForces(const Model& m, Data& d) {
     if (m.actuator_forcelimited[a]) {
       force = std::clamp(force, m.actuator_forcerange[2 * a], m.actuator_forcerange[2 * a + 1]);
     }
+  }
+  if (!m.tendon_actfrclimited.empty()) ClampTendonActuatorForces(m, d);
+  for (int a = 0; a < m.nu; ++a) {
+    const double force = d.actuator_force[a];
     if (force == 0) continue;
     const double* moment = d.actuator_moment.data() + a * m.nv;
     const int* span = d.actuator_moment_span.data() + 2 * a;

@@ -38,6 +38,7 @@ struct PairParams {
   double friction[5];
   double solref[kNRef];
   double solimp[kNImp];
+  double solreffriction[kNRef];  // 3.x, explicit pairs only; (0, 0): as solref
 };
 
 // model => parameters of dynamic pair (g1, g2): the higher-priority geom's values; at equal
@@ -45,6 +46,7 @@ struct PairParams {
 // by element-wise minimum when either uses the direct, non-positive form), margin and gap by
 // maximum.
 void MixGeomParams(const Model& m, int g1, int g2, PairParams& p) {
+  p.solreffriction[0] = p.solreffriction[1] = 0;
   p.margin = std::max(m.geom_margin[g1], m.geom_margin[g2]);
   p.gap = std::max(m.geom_gap[g1], m.geom_gap[g2]);
   double friction3[3];
@@ -94,6 +96,10 @@ void ExplicitPairParams(const Model& m, int ipair, PairParams& p) {
   for (int i = 0; i < 5; ++i) p.friction[i] = m.pair_friction[5 * ipair + i];
   for (int i = 0; i < kNRef; ++i) p.solref[i] = m.pair_solref[kNRef * ipair + i];
   for (int i = 0; i < kNImp; ++i) p.solimp[i] = m.pair_solimp[kNImp * ipair + i];
+  const bool has_friction_ref = !m.pair_solreffriction.empty();  // hand-built models: none
+  for (int i = 0; i < kNRef; ++i) {
+    p.solreffriction[i] = has_friction_ref ? m.pair_solreffriction[kNRef * ipair + i] : 0;
+  }
 }
 
 // frame rows 1-2 => orthonormal tangents: the collider's hint for the first tangent (row 1)
@@ -187,6 +193,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     for (int i = 0; i < 5; ++i) c.friction[i] = p.friction[i];
     for (int i = 0; i < kNRef; ++i) c.solref[i] = solref[i];
     for (int i = 0; i < kNImp; ++i) c.solimp[i] = solimp[i];
+    for (int i = 0; i < kNRef; ++i) c.solreffriction[i] = p.solreffriction[i];
     c.efc_address = -1;
     CompleteFrame(c.frame);
     ++d.ncon;

@@ -269,6 +269,65 @@ void MakeConstraints(const Model& m, Data& d) {
   ConstraintParameters(m, d);
 }
 
+namespace {
+
+// Velocity of the surface of geom g at world point p (3.x surfacevel: a twist given in the
+// geom frame, about the geom's center) => lin (3), ang (3); false when g has none.
+bool SurfaceVelocity(const Model& m, const Data& d, int g, const double* p, double* lin,
+                     double* ang) {
+  if (m.geom_surfacevel.empty()) return false;
+  const double* s = m.geom_surfacevel.data() + 6 * g;
+  if (std::all_of(s, s + 6, [](double v) { return v == 0; })) return false;
+  const double* mat = d.geom_xmat.data() + 9 * g;
+  double r[3], spin[3];
+  MulMatVec3(lin, mat, s);
+  MulMatVec3(ang, mat, s + 3);
+  Sub3(r, p, d.geom_xpos.data() + 3 * g);
+  Cross3(spin, ang, r);
+  AddTo3(lin, spin);
+  return true;
+}
+
+// MuJoCo 3.x geom surfacevel (measured on 3.12.1): the surfaces of contacting geoms move with
+// their surface velocities, so the friction rows see the relative velocity of the surfaces:
+// efc_vel += (friction directions of the contact frame) . (surface velocity of geom2 - that of
+// geom1), linear for the sliding rows, angular for spin and roll. The normal row is left
+// alone (3.12 ignores a normal surface velocity); a pyramid edge J_n +- mu_k J_k gets
+// +- mu_k times direction k's shift. (contact, efc_vel, geom_xpos, geom_xmat) => (efc_vel)
+void AddSurfaceVelocities(const Model& m, Data& d) {
+  const bool elliptic = m.opt.cone == Cone::kElliptic;
+  for (int k = 0; k < d.ncon; ++k) {
+    const Contact& c = d.contact[k];
+    if (c.efc_address < 0 || c.dim == 1) continue;
+    double lin1[3], ang1[3], lin2[3], ang2[3];
+    const bool s1 = SurfaceVelocity(m, d, c.geom1, c.pos, lin1, ang1);
+    const bool s2 = SurfaceVelocity(m, d, c.geom2, c.pos, lin2, ang2);
+    if (!s1 && !s2) continue;
+    double lin[3] = {0, 0, 0}, ang[3] = {0, 0, 0};
+    if (s2) {
+      Copy3(lin, lin2);
+      Copy3(ang, ang2);
+    }
+    if (s1) {
+      Sub3(lin, lin, lin1);
+      Sub3(ang, ang, ang1);
+    }
+    for (int r = 1; r < c.dim; ++r) {
+      // friction direction r: tangents 1, 2 (sliding), then normal, tangents (spin, roll)
+      const double shift = r < 3 ? Dot3(c.frame + 3 * r, lin)
+                                 : Dot3(c.frame + 3 * (r - 3), ang);
+      if (elliptic) {
+        d.efc_vel[c.efc_address + r] += shift;
+      } else {
+        d.efc_vel[c.efc_address + 2 * (r - 1)] += c.friction[r - 1] * shift;
+        d.efc_vel[c.efc_address + 2 * (r - 1) + 1] -= c.friction[r - 1] * shift;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void ReferenceAcceleration(const Model& m, Data& d) {
   const bool sparse = IsSparse(m);
   for (int i = 0; i < d.nefc; ++i) {
@@ -282,8 +341,11 @@ void ReferenceAcceleration(const Model& m, Data& d) {
       for (int k = 0; k < m.nv; ++k) vel += row[k] * d.qvel[k];
     }
     d.efc_vel[i] = vel;
+  }
+  if (!m.geom_surfacevel.empty()) AddSurfaceVelocities(m, d);
+  for (int i = 0; i < d.nefc; ++i) {
     const double* kbip = d.efc_KBIP.data() + 4 * i;
-    d.efc_aref[i] = -kbip[1] * vel - kbip[0] * kbip[2] * (d.efc_pos[i] - d.efc_margin[i]);
+    d.efc_aref[i] = -kbip[1] * d.efc_vel[i] - kbip[0] * kbip[2] * (d.efc_pos[i] - d.efc_margin[i]);
   }
 }
 

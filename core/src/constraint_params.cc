@@ -77,6 +77,19 @@ double DiagApprox(const Model& m, const Data& d, int i) {
   return 0;
 }
 
+// solref => solref sanitized as MuJoCo does
+void SanitizeSolref(const Model& m, double* solref) {
+  // the standard (timeconst, dampratio) and direct (-stiffness, -damping) forms cannot mix
+  if ((solref[0] > 0) != (solref[1] > 0)) {
+    solref[0] = 0.02;
+    solref[1] = 1;
+  }
+  // refsafe: a time constant below two timesteps cannot be integrated stably
+  if (!m.opt.Disabled(kDisableRefsafe) && solref[0] > 0) {
+    solref[0] = std::max(solref[0], 2 * m.opt.timestep);
+  }
+}
+
 // solref and solimp of row i, sanitized as MuJoCo does.
 void SolverParams(const Model& m, const Data& d, int i, double* solref, double* solimp) {
   const int id = d.efc_id[i];
@@ -110,15 +123,7 @@ void SolverParams(const Model& m, const Data& d, int i, double* solref, double* 
   }
   std::copy(ref, ref + kNRef, solref);
   std::copy(imp, imp + kNImp, solimp);
-  // the standard (timeconst, dampratio) and direct (-stiffness, -damping) forms cannot mix
-  if ((solref[0] > 0) != (solref[1] > 0)) {
-    solref[0] = 0.02;
-    solref[1] = 1;
-  }
-  // refsafe: a time constant below two timesteps cannot be integrated stably
-  if (!m.opt.Disabled(kDisableRefsafe) && solref[0] > 0) {
-    solref[0] = std::max(solref[0], 2 * m.opt.timestep);
-  }
+  SanitizeSolref(m, solref);
   solimp[0] = std::clamp(solimp[0], kMinImp, kMaxImp);
   solimp[1] = std::clamp(solimp[1], kMinImp, kMaxImp);
   solimp[2] = std::max(0.0, solimp[2]);
@@ -196,6 +201,16 @@ void ConstraintParameters(const Model& m, Data& d) {
     const int n = ImpedanceGroup(m, d, i, &r);
     Impedance(solimp, r, &imp, &imp_deriv);
     const double dmax = solimp[1];
+    // 3.x pair solreffriction: the friction rows of an elliptic contact take their damping
+    // from it when it is nonzero (measured on 3.12.1: pyramidal contacts ignore it)
+    double solref_friction[kNRef] = {solref[0], solref[1]};
+    if (d.efc_type[i] == ConstraintType::kContactElliptic) {
+      const double* own = d.contact[d.efc_id[i]].solreffriction;
+      if (own[0] != 0 || own[1] != 0) {
+        std::copy(own, own + kNRef, solref_friction);
+        SanitizeSolref(m, solref_friction);
+      }
+    }
     for (int k = i; k < i + n; ++k) {
       d.efc_R[k] = std::max(kMinVal, (1 - imp) * d.efc_diagApprox[k] / imp);
       double* kbip = d.efc_KBIP.data() + 4 * k;
@@ -211,8 +226,9 @@ void ConstraintParameters(const Model& m, Data& d) {
       } else {
         kbip[0] = -solref[0] / std::max(kMinVal, dmax * dmax);
       }
-      kbip[1] = solref[1] > 0 ? 2 / std::max(kMinVal, dmax * solref[0])
-                              : -solref[1] / std::max(kMinVal, dmax);
+      const double* ref = friction && !IsFrictionLossRow(type) ? solref_friction : solref;
+      kbip[1] = ref[1] > 0 ? 2 / std::max(kMinVal, dmax * ref[0])
+                           : -ref[1] / std::max(kMinVal, dmax);
       kbip[2] = imp;
       kbip[3] = imp_deriv;
     }

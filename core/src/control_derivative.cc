@@ -21,6 +21,13 @@ bool ControlAccelerationDerivative(const Model& m, Data& d, double* out) {
   ArenaScope scope(d.arena);
   double* column = d.arena.Doubles(nv);
   for (int a = 0; a < nu; ++a) {
+    // 3.x: with actearly the force reads the next activation, which depends on ctrl; a
+    // tendon's actuatorfrcrange scales the forces of all its actuators together
+    if (m.actuator_actearly[a] && m.actuator_dyntype[a] != DynType::kNone) return false;
+    if (m.actuator_trntype[a] == TrnType::kTendon && !m.tendon_actfrclimited.empty() &&
+        m.tendon_actfrclimited[m.actuator_trnid[2 * a]]) {
+      return false;
+    }
     if (m.actuator_dyntype[a] != DynType::kNone) continue;  // force reads act
     const double* prm = m.actuator_gainprm.data() + a * kNGain;
     double gain = 0;

@@ -9,6 +9,7 @@
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
 #include "sleep.h"
+#include "tendon.h"
 
 namespace gauss {
 
@@ -86,6 +87,8 @@ void CompositeInertia(const Model& m, Data& d) {
       d.qM[m.dof_Madr[i]] += m.dof_armature[i];
     }
   });
+  // 3. MuJoCo 3.x tendon armature (tendon.h)
+  if (!m.tendon_armature.empty()) AddTendonArmatureInertia(m, d);
 }
 
 // qM => (qLD, qLDiagInv, qLDiagSqrtInv)

@@ -4,6 +4,7 @@
 #include "inertia.h"
 #include "pipeline.h"
 #include "sleep.h"
+#include "tendon.h"
 
 namespace gauss {
 
@@ -70,6 +71,14 @@ void RecursiveNewtonEuler(const Model& m, Data& d, bool with_acc, double* result
       result[i] = dot;
     }
   });
+
+  // 5. MuJoCo 3.x tendon armature (tendon.h): its inertia times qacc (the RNE above sees only
+  //    the bodies) and its velocity-product term, from the velocity-product accelerations
+  //    of the points (from cdof_dot and qvel)
+  if (!m.tendon_armature.empty()) {
+    if (with_acc) AddTendonArmatureTimes(m, d, d.qacc.data(), result);
+    AddTendonArmatureBias(m, d, result);
+  }
 }
 
 }  // namespace gauss

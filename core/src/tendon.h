@@ -8,9 +8,20 @@
 // the path touch the surface at a single point instead (no arc).
 #pragma once
 
+#include "gauss/data.h"
+#include "gauss/model.h"
 #include "gauss/types.h"
 
 namespace gauss {
+
+// MuJoCo 3.x tendon armature (tendon_armature.cc): the inertia a J' J and the bias
+// a J' (dJ/dt qvel) of each tendon with armature a and Jacobian row J of ten_J.
+// (ten_J) => qM += a J' J on the entries the tree-sparse qM stores (frozen trees skipped)
+void AddTendonArmatureInertia(const Model& m, Data& d);
+// (ten_J, qacc) => y += (the tendon-armature part of qM) qacc
+void AddTendonArmatureTimes(const Model& m, const Data& d, const double* qacc, double* y);
+// (ten_J, site_xpos, subtree_com, cvel, cdof_dot, qvel) => result += a J' (dJ/dt qvel)
+void AddTendonArmatureBias(const Model& m, const Data& d, double* result);
 
 // Path from x0 to x1 around a sphere or an infinite cylinder (its axis is the local z axis) of
 // the given radius, with the frame (pos, mat row-major). `side` (world position of the side

@@ -56,13 +56,15 @@ namespace {
   X(tendon_range, m.ntendon, 2) X(tendon_margin, m.ntendon, 0)                                   \
   X(tendon_stiffness, m.ntendon, 0) X(tendon_damping, m.ntendon, 0)                              \
   X(tendon_frictionloss, m.ntendon, 0) X(tendon_lengthspring, m.ntendon, 0) X(tendon_lengthspring_upper, m.ntendon, 0)                      \
+  X(tendon_armature, m.ntendon, 0) X(tendon_actfrclimited, m.ntendon, 0)                         \
+  X(tendon_actfrcrange, m.ntendon, 2)                                                            \
   X(tendon_length0, m.ntendon, 0) X(tendon_invweight0, m.ntendon, 0)                             \
   X(wrap_type, m.nwrap, 0) X(wrap_objid, m.nwrap, 0) X(wrap_prm, m.nwrap, 0)                     \
   X(eq_type, m.neq, 0) X(eq_obj1id, m.neq, 0) X(eq_obj2id, m.neq, 0) X(eq_active0, m.neq, 0)     \
   X(eq_solref, m.neq, kNRef) X(eq_solimp, m.neq, kNImp) X(eq_data, m.neq, 11)                    \
   X(pair_geom1, m.npair, 0) X(pair_geom2, m.npair, 0) X(pair_condim, m.npair, 0)                 \
   X(pair_solref, m.npair, kNRef) X(pair_solimp, m.npair, kNImp) X(pair_margin, m.npair, 0)       \
-  X(pair_gap, m.npair, 0) X(pair_friction, m.npair, 5)                                           \
+  X(geom_surfacevel, m.ngeom, 6) X(pair_gap, m.npair, 0) X(pair_friction, m.npair, 5) X(pair_solreffriction, m.npair, kNRef)   \
   X(exclude_body1, m.nexclude, 0) X(exclude_body2, m.nexclude, 0)                                \
   X(sensor_objtype, m.nsensor, 0) X(sensor_objid, m.nsensor, 0) X(sensor_reftype, m.nsensor, 0)  \
   X(sensor_refid, m.nsensor, 0) X(sensor_dim, m.nsensor, 0) X(sensor_adr, m.nsensor, 0)          \

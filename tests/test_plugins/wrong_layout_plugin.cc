@@ -21,6 +21,7 @@ struct Contact {
   double friction[5] = {0};
   double solref[gauss::kNRef] = {0};
   double solimp[gauss::kNImp] = {0};
+  double solreffriction[gauss::kNRef] = {0};
   int dim = 0;
   int geom2 = -1;
   int geom1 = -1;

@@ -143,6 +143,7 @@
   X(Model, geom_friction) \
   X(Model, geom_margin) \
   X(Model, geom_gap) \
+  X(Model, geom_surfacevel) \
   X(Model, geom_rgba) \
   X(Model, geom_matid) \
   X(Model, geom_fluid) \
@@ -230,6 +231,9 @@
   X(Model, tendon_frictionloss) \
   X(Model, tendon_lengthspring) \
   X(Model, tendon_lengthspring_upper) \
+  X(Model, tendon_armature) \
+  X(Model, tendon_actfrclimited) \
+  X(Model, tendon_actfrcrange) \
   X(Model, tendon_length0) \
   X(Model, tendon_invweight0) \
   X(Model, tendon_name) \
@@ -249,6 +253,7 @@
   X(Model, pair_condim) \
   X(Model, pair_solref) \
   X(Model, pair_solimp) \
+  X(Model, pair_solreffriction) \
   X(Model, pair_margin) \
   X(Model, pair_gap) \
   X(Model, pair_friction) \
@@ -293,6 +298,7 @@
   X(Contact, friction) \
   X(Contact, solref) \
   X(Contact, solimp) \
+  X(Contact, solreffriction) \
   X(Contact, dim) \
   X(Contact, geom1) \
   X(Contact, geom2) \

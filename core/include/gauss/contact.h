@@ -14,6 +14,8 @@ struct Contact {
   double friction[5] = {0};   // tangent1, tangent2, spin, roll1, roll2
   double solref[kNRef] = {0};
   double solimp[kNImp] = {0};
+  // 3.x pair solreffriction: solref of the friction rows under elliptic cones; (0, 0): solref
+  double solreffriction[kNRef] = {0};
   int dim = 0;                // condim: 1, 3, 4 or 6
   int geom1 = -1;
   int geom2 = -1;

@@ -15,7 +15,8 @@ namespace gauss {
 // activation dynamics (its force reads act, not ctrl), when its control is outside its range or
 // at a bound (clamped), when its force is clamped to forcerange, and when actuation is disabled.
 // Returns false (out unspecified) if a dynamics-free actuator has a muscle or user gain, whose
-// derivative this function does not know. Temporaries from d.arena.
+// derivative this function does not know, or if an actuator uses MuJoCo 3.x's actearly with
+// activation dynamics or acts on a tendon with an actuatorfrcrange limit. Temporaries from d.arena.
 bool ControlAccelerationDerivative(const Model& m, Data& d, double* out);
 
 }  // namespace gauss

@@ -149,6 +149,9 @@ struct Model {
   std::vector<double> geom_friction;    // (ngeom x 3) sliding, torsional, rolling
   std::vector<double> geom_margin;      // (ngeom)
   std::vector<double> geom_gap;         // (ngeom)
+  // (ngeom x 6) 3.x surfacevel: linear and angular velocity of the geom's surface in its frame
+  // (a conveyor belt), seen by the friction rows of its contacts. Empty in hand-built models.
+  std::vector<double> geom_surfacevel;
   std::vector<double> geom_rgba;        // (ngeom x 4) as written (see gauss/visual.h)
   std::vector<int> geom_matid;          // (ngeom) material, -1 if none
   // Ellipsoid fluid model per geom (ngeom x kNFluid), all zero unless fluidshape="ellipsoid":
@@ -265,6 +268,15 @@ struct Model {
   // the tendon spring exerts no force; equal to tendon_lengthspring without a dead band. Empty
   // in hand-built models: no dead band.
   std::vector<double> tendon_lengthspring_upper;
+  // (ntendon) 3.x armature: inertia of the tendon's length, adding armature * J' J to qM on
+  // the entries the tree-sparse qM stores (dofs on one branch; see docs/mjcf.md) and the
+  // matching bias armature * J' (dJ/dt qvel) to qfrc_bias. Empty in hand-built models: none.
+  std::vector<double> tendon_armature;
+  // (ntendon) 3.x actuatorfrclimited: the sum of actuator_force over the actuators whose
+  // transmission is the tendon is kept in tendon_actfrcrange (ntendon x 2) by scaling those
+  // forces. Empty in hand-built models: no limit.
+  std::vector<unsigned char> tendon_actfrclimited;
+  std::vector<double> tendon_actfrcrange;
   std::vector<double> tendon_length0;        // (ntendon) length at qpos0
   std::vector<double> tendon_invweight0;     // (ntendon) inverse weight J M^-1 J' at qpos0
   std::vector<std::string> tendon_name;      // (ntendon)
@@ -288,6 +300,9 @@ struct Model {
   std::vector<int> pair_condim;              // (npair)
   std::vector<double> pair_solref;           // (npair x kNRef)
   std::vector<double> pair_solimp;           // (npair x kNImp)
+  // (npair x kNRef) 3.x: solref of the friction rows of the pair's elliptic-cone contacts;
+  // (0, 0): those rows use pair_solref. Empty in hand-built models: (0, 0) for every pair.
+  std::vector<double> pair_solreffriction;
   std::vector<double> pair_margin;           // (npair)
   std::vector<double> pair_gap;              // (npair)
   std::vector<double> pair_friction;         // (npair x 5)

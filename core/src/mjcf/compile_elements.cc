@@ -149,7 +149,11 @@ void CompileActuators(CompileContext* c) {
                                                      src, "forcelimited", "forcerange"));
     m.actuator_actlimited.push_back(ResolveLimited(inherited.actlimited, inherited.actrange,
                                                    autolimits, src, "actlimited", "actrange"));
-    m.actuator_actearly.push_back(0);
+    if (a.actearly && !a.plugin.empty()) {
+      throw Error(src.Where("actearly"), "actearly needs the builtin actuator dynamics (the "
+                                         "plugin '" + a.plugin + "' computes its own force)");
+    }
+    m.actuator_actearly.push_back(a.actearly ? 1 : 0);
     Append(&m.actuator_dynprm, a.dynprm);
     Append(&m.actuator_gainprm, a.gainprm);
     Append(&m.actuator_biasprm, a.biasprm);
@@ -163,6 +167,48 @@ void CompileActuators(CompileContext* c) {
     m.actuator_name.push_back(a.name);
   }
 }
+
+namespace {
+
+// 3.x tendon actuatorfrcrange (auto-limited like range) => (tendon_actfrclimited,
+// tendon_actfrcrange). MuJoCo 3.12.1 accepts a limited range only when lower < upper and it
+// contains 0 (measured), so that scaling the forces onto it is defined.
+void CompileTendonActuatorForceRange(const ModelSpec& spec, const TendonSpec& t, Model* m) {
+  const unsigned char limited =
+      ResolveLimited(t.actfrclimited, t.actfrcrange, spec.compiler.autolimits, t.src,
+                     "actuatorfrclimited", "actuatorfrcrange");
+  const double lower = t.actfrcrange[0], upper = t.actfrcrange[1];
+  if (limited && !(lower < upper && lower <= 0 && upper >= 0)) {
+    throw Error(t.src.Where("actuatorfrcrange"),
+                "the range must satisfy lower < upper and contain 0 (MuJoCo 3.x)");
+  }
+  if (limited && (spec.option.integrator == "implicit" || spec.option.integrator == "implicitfast")) {
+    throw Error(t.src.Where("actuatorfrcrange"),
+                "not supported yet: actuatorfrcrange with the implicit integrators (their "
+                "actuator velocity derivative does not see the clamp)");
+  }
+  m->tendon_actfrclimited.push_back(limited);
+  m->tendon_actfrcrange.insert(m->tendon_actfrcrange.end(), t.actfrcrange, t.actfrcrange + 2);
+}
+
+// 3.x tendon armature: what the kernel's inertia and bias terms cover (tendon_armature.cc)
+void CheckTendonArmature(const ModelSpec& spec, const TendonSpec& t) {
+  if (t.armature == 0) return;
+  if (!(t.armature > 0)) throw Error(t.src.Where("armature"), "must not be negative");
+  for (const WrapSpec& w : t.path) {
+    if (w.type == WrapType::kSphere || w.type == WrapType::kCylinder) {
+      throw Error(t.src.Where("armature"), "not supported yet: armature on a tendon that "
+                                           "wraps around a geom (the time derivative of its "
+                                           "wrapping path)");
+    }
+  }
+  if (spec.option.integrator == "implicit") {
+    throw Error(t.src.Where("armature"), "not supported yet: tendon armature with the implicit "
+                                         "integrator (its velocity derivative of the bias)");
+  }
+}
+
+}  // namespace
 
 // (tendon specs, name tables) => (tendon_*, wrap_*); spring lengths resolved later
 void CompileTendons(CompileContext* c) {
@@ -244,6 +290,9 @@ void CompileTendons(CompileContext* c) {
                                                    "] must not be decreasing");
     }
     m.tendon_lengthspring_upper.push_back(t.springlength_high);
+    CompileTendonActuatorForceRange(*c->spec, t, &m);
+    CheckTendonArmature(*c->spec, t);
+    m.tendon_armature.push_back(t.armature);
     m.tendon_name.push_back(t.name);
   }
 }
@@ -398,6 +447,7 @@ void CompileContacts(CompileContext* c) {
     m.pair_condim.push_back(p.spec->condim);
     Append(&m.pair_solref, p.spec->solref);
     Append(&m.pair_solimp, p.spec->solimp);
+    Append(&m.pair_solreffriction, p.spec->solreffriction);
     m.pair_margin.push_back(p.spec->margin);
     m.pair_gap.push_back(p.spec->gap);
     Append(&m.pair_friction, p.spec->friction);

@@ -150,7 +150,6 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
     } else if (c.name == "geom") {
       GeomSpec g = spec->defaults[ElementClass(c, *spec, childclass)].geom;
       ReadGeomAttributes(c, &g);
-      CheckGeom3x(c, g);
       g.src = SourceOf(c);
       g.frame = frame;
       ReadString(c, "name", &g.name);

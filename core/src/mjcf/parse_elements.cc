@@ -22,7 +22,6 @@ void ReadContact(const XmlElement& section, ModelSpec* spec) {
     if (c.name == "pair") {
       PairSpec p = spec->defaults[ElementClass(c, *spec, 0)].pair;
       ReadPairAttributes(c, &p);
-      CheckPair3x(c, p);
       p.src = SourceOf(c);
       ReadString(c, "name", &p.name);
       p.geom1 = RequireAttribute(c, "geom1");
@@ -87,7 +86,6 @@ void ReadTendons(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
     TendonSpec t = spec->defaults[ElementClass(c, *spec, 0)].tendon;
     ReadTendonAttributes(c, &t);
-    CheckTendon3x(c, t, spec->compiler.autolimits);
     t.src = SourceOf(c);
     ReadString(c, "name", &t.name);
     t.spatial = c.name == "spatial";

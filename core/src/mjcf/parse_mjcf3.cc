@@ -163,37 +163,12 @@ void CheckJoint3x(const XmlElement& e, const JointSpec& j) {
   }
 }
 
-// (geom element after its class) => ()
-void CheckGeom3x(const XmlElement& e, const GeomSpec& g) {
-  for (double v : g.surfacevel) {
-    if (v != 0) NotSupported(e, "surfacevel (moving contact surfaces)", "surfacevel");
-  }
-}
-
-// (tendon element after its class) => ()
-void CheckTendon3x(const XmlElement& e, const TendonSpec& t, bool autolimits) {
-  if (t.armature != 0) NotSupported(e, "tendon armature (inertia of a tendon)", "armature");
-  const bool range = t.actfrcrange[0] != 0 || t.actfrcrange[1] != 0;
-  if (t.actfrclimited == 1 || (t.actfrclimited == 2 && autolimits && range)) {
-    NotSupported(e, "actuatorfrcrange (a limit on the actuator force on a tendon)",
-                 "actuatorfrcrange");
-  }
-}
-
 // (actuator element after its class) => ()
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a) {
-  if (a.actearly) NotSupported(e, "actearly (force from the next activation)", "actearly");
   if (a.actdim >= 0 && a.actdim != (a.dyntype == DynType::kNone ? 0 : 1)) {
     NotSupported(e, "actdim other than the dynamics' own (0 stateless, 1 stateful)", "actdim");
   }
   if (a.tausmooth != 0) NotSupported(e, "muscle tausmooth", "tausmooth");
-}
-
-// (pair element after its class) => ()
-void CheckPair3x(const XmlElement& e, const PairSpec& p) {
-  if (p.solreffriction[0] != 0 || p.solreffriction[1] != 0) {
-    NotSupported(e, "pair solreffriction (a separate solref for friction)", "solreffriction");
-  }
 }
 
 }  // namespace gauss::mjcf

@@ -50,10 +50,7 @@ void ReadMemorySize(const XmlElement& e, SizeSpec* s);
 void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh);
 // Refuse 3.x attributes whose semantics Gauss lacks, once the element has its class values.
 void CheckJoint3x(const XmlElement& e, const JointSpec& j);
-void CheckGeom3x(const XmlElement& e, const GeomSpec& g);
-void CheckTendon3x(const XmlElement& e, const TendonSpec& t, bool autolimits);
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a);
-void CheckPair3x(const XmlElement& e, const PairSpec& p);
 
 // Reads a top-level <default> section and its nested classes. (section) => (spec.defaults)
 void ReadDefaultSection(const XmlElement& section, ModelSpec* spec);

@@ -243,8 +243,10 @@ bool ExpandReplicates(const XmlElement& root, const CompilerSpec& compiler, XmlE
   if (!any) return false;
   for (const XmlElement& c : root.children) {
     if (c.name == "keyframe" && !c.children.empty()) {
-      NotSupported(c, "keyframes in a model with <replicate> (they would need the replicas' "
-                      "coordinates)");
+      // MuJoCo 3.12.1 turns each key into count + 1 keys sized for one copy and loses some
+      // ctrl values (measured; docs/mjcf.md, "MuJoCo 3.x"): not reproduced
+      NotSupported(c, "keyframes in a model with <replicate> (MuJoCo 3.12 sizes them for one "
+                      "copy and splits each key into one per copy; see docs/mjcf.md)");
     }
   }
   *out = root;

@@ -111,7 +111,7 @@ struct GeomSpec {
   bool fluid_ellipsoid = false;  // fluidshape="ellipsoid"
   // blunt drag, slender drag, angular drag, Kutta lift, Magnus lift (fluidcoef)
   double fluidcoef[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
-  double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x; nonzero is refused
+  double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x: linear, angular in the geom frame
 };
 
 struct SiteSpec {
@@ -250,7 +250,7 @@ struct ActuatorSpec {
   double dampratio = 0;
   double inheritrange = 0;  // > 0: ctrlrange (position) or actrange (intvelocity) from the
                             // target joint's or tendon's range, scaled about its centre
-  bool actearly = false;    // 3.x; true is refused
+  bool actearly = false;    // 3.x: the force uses the next activation
   int actdim = -1;          // 3.x; -1 not written
   double tausmooth = 0;     // 3.x muscles; nonzero is refused
   bool timeconst_servo = false;  // 3.x position with timeconst > 0: filterexact dynamics
@@ -279,8 +279,8 @@ struct TendonSpec {
   double frictionloss = 0;
   double springlength = -1;  // negative: the length at qpos0
   double springlength_high = -1;  // 3.x dead band [springlength, high]; < 0: none
-  double armature = 0;            // 3.x; nonzero is refused
-  int actfrclimited = 2;          // 3.x; limited is refused
+  double armature = 0;            // 3.x
+  int actfrclimited = 2;          // 3.x
   double actfrcrange[2] = {0, 0};
   double margin = 0;
   double stiffness = 0;
@@ -314,7 +314,7 @@ struct PairSpec {
   double solimp[kNImp] = {0.9, 0.95, 0.001, 0.5, 2};
   double margin = 0;
   double gap = 0;
-  double solreffriction[kNRef] = {0, 0};  // 3.x; (0, 0): as solref. Other values refused
+  double solreffriction[kNRef] = {0, 0};  // 3.x; (0, 0): as solref
 };
 
 struct ExcludeSpec {

@@ -9,7 +9,8 @@
 //
 // As in MuJoCo 2.2.2, u is the control clamped to ctrlrange (the kernel passes it), the force
 // uses the activation as it is (actrange clamps only the integrated activation), and a muscle's
-// force scale may come from actuator_acc0 (below).
+// force scale may come from actuator_acc0 (below). With MuJoCo 3.x's actearly the force uses
+// the next activation instead (ForceActivation).
 //
 // filterexact integrates its linear dynamics exactly over a step, so it is stable for any
 // tau > 0 (explicit Euler on `filter` diverges when tau < h/2).
@@ -169,7 +170,7 @@ class BuiltinActuators : public ActuatorDynamics {
       const int adr = m.actuator_actadr[a];
       double input = d.ctrl[a];
       if (m.actuator_dyntype[a] != DynType::kNone && adr >= 0) {
-        input = d.act[adr];
+        input = ForceActivation(m, d, a, d.act[adr], d.act_dot[adr]);
       } else if (clamp && m.actuator_ctrllimited[a]) {
         input = std::clamp(input, m.actuator_ctrlrange[2 * a], m.actuator_ctrlrange[2 * a + 1]);
       }
@@ -207,6 +208,17 @@ class BuiltinActuators : public ActuatorDynamics {
     }
   }
 
+ private:
+  // The activation the force of stateful actuator a uses: its activation w, or with the 3.x
+  // actearly the activation after this step, w integrated with act_dot over one timestep and
+  // clamped to actrange (the spec: one step less delay from control to acceleration).
+  double ForceActivation(const Model& m, const Data& d, int a, double w, double act_dot) const {
+    if (!m.actuator_actearly[a]) return w;
+    const double next = DoNextActivation(m, d, a, w, act_dot, m.opt.timestep);
+    if (!m.actuator_actlimited[a]) return next;
+    return std::clamp(next, m.actuator_actrange[2 * a], m.actuator_actrange[2 * a + 1]);
+  }
+
  protected:
   // (ctrl, act, actuator_length, actuator_velocity, actuator_lengthrange, actuator_acc0) =>
   // (act_dot, actuator_force)
@@ -234,7 +246,7 @@ class BuiltinActuators : public ActuatorDynamics {
           default:
             break;  // refused in Check
         }
-        input = w;
+        input = ForceActivation(m, d, a, w, d.act_dot[adr]);
       }
 
       const double* gp = m.actuator_gainprm.data() + kNGain * a;

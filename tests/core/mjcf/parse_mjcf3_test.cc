@@ -220,13 +220,134 @@ TEST(Mjcf3, JointActuatorForceSensorReadsTheClampedForce) {
   EXPECT_TRUE(Contains(implicit, "not supported yet: actuatorfrcrange with the implicit"));
 }
 
+// Two slides, a fixed tendon on both (coefficients 1, 0.5) and two motors on it (gears 1, 3)
+// plus one on the first joint: the tendon's actuatorfrcrange scales the tendon motors' forces.
+const char* kTendonClamp = R"(<mujoco><option gravity="0 0 0"/><worldbody>
+    <body><joint name="j0" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/></body>
+    <body pos="0 1 0"><joint name="j1" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/>
+    </body></worldbody>
+  <tendon><fixed name="t" actuatorfrcrange="-1 1.5"><joint joint="j0" coef="1"/>
+    <joint joint="j1" coef="0.5"/></fixed></tendon>
+  <actuator><motor tendon="t"/><motor tendon="t" gear="3"/><motor joint="j0"/></actuator>
+  <sensor><tendonactuatorfrc tendon="t"/></sensor></mujoco>)";
+
+TEST(Mjcf3, TendonActuatorForceRangeScalesTheTendonsActuators) {
+  const Engine engine(LoadModelFromString(kTendonClamp, "clamp.xml"));
+  const Model& m = engine.model();
+  EXPECT_EQ(m.tendon_actfrclimited[0], 1);  // autolimits
+  Data d = engine.MakeData();
+  d.ctrl = {1, 2, 5};  // sum 3 > 1.5: both scaled by 1/2 (measured on MuJoCo 3.12.1)
+  engine.Forward(d);
+  EXPECT_DOUBLE_EQ(d.actuator_force[0], 0.5);
+  EXPECT_DOUBLE_EQ(d.actuator_force[1], 1);
+  EXPECT_DOUBLE_EQ(d.actuator_force[2], 5);  // a joint transmission is not the tendon's
+  EXPECT_DOUBLE_EQ(d.sensordata[0], 1.5);
+  EXPECT_DOUBLE_EQ(d.qacc[0], 0.5 * 1 + 1 * 3 + 5);  // moments gear * J
+  EXPECT_DOUBLE_EQ(d.qacc[1], 0.5 * (0.5 + 3));
+  d.ctrl = {3, -2, 0};  // sum 1: in range, forces as they are
+  engine.Forward(d);
+  EXPECT_EQ(d.actuator_force[0], 3);
+  EXPECT_EQ(d.actuator_force[1], -2);
+  for (const char* bad : {"0.5 1", "-1 -0.5", "1 -1"}) {
+    std::string xml = kTendonClamp;
+    xml.replace(xml.find("-1 1.5"), 6, bad);
+    const std::string e = ErrorOf(xml);
+    EXPECT_TRUE(Contains(e, "attribute 'actuatorfrcrange'")) << bad << ": " << e;
+  }
+  std::string open_range = kTendonClamp;
+  open_range.replace(open_range.find("-1 1.5"), 6, "0.5 1");
+  EXPECT_TRUE(Contains(ErrorOf(open_range), "lower < upper and contain 0"));
+}
+
+TEST(Mjcf3, ActearlyForceUsesTheNextActivation) {
+  const Engine engine(LoadModelFromString(R"(<mujoco><option timestep="0.01"/><worldbody>
+      <body><joint name="a" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/></body>
+      <body><joint name="b" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/></body>
+      </worldbody><actuator>
+      <general joint="a" dyntype="integrator" gainprm="2" actearly="true" actrange="-1 0.105"/>
+      <general joint="b" dyntype="filterexact" dynprm="0.05" gainprm="3" actearly="true"/>
+      </actuator></mujoco>)", "actearly.xml"));
+  Data d = engine.MakeData();
+  d.act = {0.1, 0.2};
+  d.ctrl = {0.4, 1};
+  engine.Forward(d);
+  // integrator: 0.1 + 0.01 * 0.4 = 0.104, inside actrange
+  EXPECT_DOUBLE_EQ(d.actuator_force[0], 2 * 0.104);
+  // filterexact: exact integral over the step
+  EXPECT_NEAR(d.actuator_force[1], 3 * (1 + (0.2 - 1) * std::exp(-0.01 / 0.05)), 1e-14);
+  d.ctrl[0] = 1;  // 0.11 is clamped to actrange's 0.105
+  engine.Forward(d);
+  EXPECT_DOUBLE_EQ(d.actuator_force[0], 2 * 0.105);
+  const std::string plugin = ErrorOf(R"(<mujoco><worldbody><body><joint name="a"/>
+      <geom size="1"/></body></worldbody><actuator><general joint="a" dyntype="dcmotor"
+      actearly="true"/></actuator></mujoco>)");
+  EXPECT_TRUE(Contains(plugin, "actearly needs the builtin actuator dynamics")) << plugin;
+}
+
+// A sphere resting on a box (its own frame rotated 90 degrees about z) at the contact point
+// (0, 0, 0): friction rows' velocities under a surface velocity of the box.
+std::string SurfaceScene(const std::string& cone, const std::string& surfacevel,
+                         const std::string& pair = "") {
+  return R"(<mujoco><option cone=")" + cone + R"("/><worldbody>
+      <geom name="belt" type="box" size="1 1 0.1" pos="0.2 0 -0.1" euler="0 0 90" condim="6"
+            surfacevel=")" + surfacevel + R"("/>
+      <body name="ball" pos="0 0 0.0999"><freejoint/>
+        <geom name="ball" type="sphere" size="0.1" condim="6"/></body></worldbody>)" + pair +
+         "</mujoco>";
+}
+
+TEST(Mjcf3, SurfaceVelocityShiftsTheFrictionRows) {
+  // linear (1, 0, 0) in the box frame = (0, 1, 0) in the world; angular (0, 0, 2) about the
+  // box center (0.2, 0, -0.1): at the contact point (0, 0, 0) it adds (0, 0, 2) x (-0.2, 0,
+  // 0.1) = (0, -0.4, 0): the belt's surface moves by (0, 0.6, 0), spinning at 2 about z.
+  const Engine engine(LoadModelFromString(SurfaceScene("elliptic", "1 0 0 0 0 2"), "s.xml"));
+  Data d = engine.MakeData();
+  engine.Forward(d);
+  ASSERT_EQ(d.ncon, 1);
+  const Contact& c = d.contact[0];
+  // rows see geom2's surface velocity minus geom1's
+  const double s = c.geom1 == engine.model().GeomId("belt") ? -1 : 1;
+  const double lin[3] = {0, 0.6 * s, 0}, ang[3] = {0, 0, 2 * s};
+  auto dot = [](const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  EXPECT_NEAR(d.efc_vel[c.efc_address], 0, 1e-15);  // the normal row is unchanged
+  EXPECT_NEAR(d.efc_vel[c.efc_address + 1], dot(c.frame + 3, lin), 1e-12);
+  EXPECT_NEAR(d.efc_vel[c.efc_address + 2], dot(c.frame + 6, lin), 1e-12);
+  EXPECT_NEAR(d.efc_vel[c.efc_address + 3], dot(c.frame, ang), 1e-12);
+  EXPECT_NEAR(d.efc_vel[c.efc_address + 4], dot(c.frame + 3, ang), 1e-12);
+  // pyramidal edges J_n +- mu_k J_k
+  const Engine pyramid(LoadModelFromString(SurfaceScene("pyramidal", "1 0 0 0 0 2"), "p.xml"));
+  Data p = pyramid.MakeData();
+  pyramid.Forward(p);
+  const Contact& e = p.contact[0];
+  const double first = e.friction[0] * dot(e.frame + 3, lin);
+  EXPECT_NEAR(p.efc_vel[e.efc_address], first, 1e-12);
+  EXPECT_NEAR(p.efc_vel[e.efc_address + 1], -first, 1e-12);
+  EXPECT_NEAR(p.efc_vel[e.efc_address + 4], e.friction[2] * dot(e.frame, ang), 1e-12);
+}
+
+TEST(Mjcf3, PairSolreffrictionSetsTheEllipticFrictionDamping) {
+  const std::string pair = R"(<contact><pair geom1="belt" geom2="ball" condim="3"
+      solref="0.02 1" solimp="0.9 0.95 0.001 0.5 2" solreffriction="0.1 0.5"/>
+      <exclude body1="world" body2="ball"/></contact>)";
+  for (const char* cone : {"elliptic", "pyramidal"}) {
+    const Engine engine(LoadModelFromString(SurfaceScene(cone, "0 0 0 0 0 0", pair), "f.xml"));
+    Data d = engine.MakeData();
+    engine.Forward(d);
+    ASSERT_GE(d.ncon, 1);
+    const int a = d.contact[0].efc_address;
+    const bool elliptic = std::string(cone) == "elliptic";
+    // B = 2 / (dmax timeconst): the normal's from solref, elliptic friction rows' from
+    // solreffriction; pyramidal edges keep solref (measured on MuJoCo 3.12.1)
+    EXPECT_NEAR(d.efc_KBIP[4 * a + 1], 2 / (0.95 * 0.02), 1e-9) << cone;
+    EXPECT_NEAR(d.efc_KBIP[4 * (a + 1) + 1], 2 / (0.95 * (elliptic ? 0.1 : 0.02)), 1e-9) << cone;
+  }
+}
+
 TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
   const struct {
     const char* xml;
     const char* expected;
   } cases[] = {
-      {"<worldbody><geom size=\"1\" surfacevel=\"1 0 0 0 0 0\"/></worldbody>",
-       "attribute 'surfacevel': not supported yet: surfacevel"},
       {"<worldbody><body><joint actuatorgravcomp=\"true\"/><geom size=\"1\"/></body>"
        "</worldbody>", "attribute 'actuatorgravcomp': not supported yet"},
       {"<worldbody><flexcomp type=\"grid\" count=\"2 2 1\"/></worldbody>",
@@ -241,15 +362,18 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
       {"<deformable/>", "element 'deformable': not supported yet"},
       {"<asset><mesh name=\"m\" builtin=\"hemisphere\" params=\"1\"/></asset>",
        "attribute 'builtin': not supported yet: builtin mesh shape 'hemisphere'"},
-      {"<worldbody><body><joint name=\"a\"/><joint name=\"b\"/><geom size=\"1\"/></body>"
-       "</worldbody><tendon><fixed armature=\"1\"><joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
-       "attribute 'armature': not supported yet: tendon armature"},
-      {"<worldbody><body><joint name=\"a\"/><geom size=\"1\"/></body></worldbody><actuator>"
-       "<general joint=\"a\" dyntype=\"filter\" actearly=\"true\"/></actuator>",
-       "attribute 'actearly': not supported yet"},
-      {"<worldbody><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></worldbody>"
-       "<contact><pair geom1=\"a\" geom2=\"b\" solreffriction=\"0.1 1\"/></contact>",
-       "attribute 'solreffriction': not supported yet"},
+      {"<worldbody><site name=\"s0\"/><geom name=\"g\" size=\"0.1\" pos=\"0 0 1\"/>"
+       "<site name=\"s1\" pos=\"0 0 2\"/></worldbody><tendon><spatial armature=\"1\">"
+       "<site site=\"s0\"/><geom geom=\"g\"/><site site=\"s1\"/></spatial></tendon>",
+       "attribute 'armature': not supported yet: armature on a tendon that wraps"},
+      {"<option integrator=\"implicit\"/><worldbody><body><joint name=\"a\"/>"
+       "<geom size=\"1\"/></body></worldbody><tendon><fixed armature=\"1\">"
+       "<joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
+       "attribute 'armature': not supported yet: tendon armature with the implicit"},
+      {"<option integrator=\"implicitfast\"/><worldbody><body><joint name=\"a\"/>"
+       "<geom size=\"1\"/></body></worldbody><tendon><fixed actuatorfrcrange=\"-1 1\">"
+       "<joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
+       "attribute 'actuatorfrcrange': not supported yet: actuatorfrcrange with the implicit"},
       {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
        "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
   };
