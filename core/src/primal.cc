@@ -12,6 +12,13 @@ namespace gauss {
 
 namespace {
 
+// Dof i's term of the quadratic part's change from x to x + a dir:
+// a d_i (Mx - qfrc_smooth)_i + a^2/2 d_i (Md)_i.
+inline double QuadraticChangeTerm(const ConstraintProblem& p, const PrimalPoint& pt,
+                                  const double* dir, const double* Mdir, double a, int i) {
+  return a * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * a * a * dir[i] * Mdir[i];
+}
+
 // A trial point x + a dir along the search direction: what PrimalIterate (or PrimalLineSearch and
 // PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
 // search leaves its last point in it, which is usually the step it returns: the move then takes
@@ -45,18 +52,20 @@ void EvaluateTrial(const ConstraintProblem& p, const PrimalPoint& pt, const doub
   trial.at = a;
 }
 
-// (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.grad.
-void FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint& pt) {
+// (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.grad; returns |pt.grad|^2.
+double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint& pt) {
   // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
-  double quad = 0;
-  for (int i = 0; i < p.nv; ++i) {
-    const double dx = pt.x[i] - p.qacc_smooth[i];
-    quad += dx * (pt.Mx[i] - p.qfrc_smooth[i]);
-  }
-  pt.cost = 0.5 * quad + penalty;
   // gradient = M (x - a0) + J' ds/djar = M x - qfrc_smooth - J' force
   MulJT(p, pt.force, pt.grad);
-  for (int i = 0; i < p.nv; ++i) pt.grad[i] = pt.Mx[i] - p.qfrc_smooth[i] - pt.grad[i];
+  double quad = 0, gnorm = 0;
+  for (int i = 0; i < p.nv; ++i) {
+    const double Mdx = pt.Mx[i] - p.qfrc_smooth[i];
+    quad += (pt.x[i] - p.qacc_smooth[i]) * Mdx;
+    pt.grad[i] = Mdx - pt.grad[i];
+    gnorm += pt.grad[i] * pt.grad[i];
+  }
+  pt.cost = 0.5 * quad + penalty;
+  return gnorm;
 }
 
 // Penalty of one elliptic contact at jar (its rows from j[0]).
@@ -101,15 +110,11 @@ double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const do
 }
 
 // cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar and state), computed row by
-// row from the differences (see PrimalDecrease).
-double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
-                  const double* Mdir, const double* Jdir, const TrialPoint& trial) {
+// row from the differences (see PrimalDecrease); `change` = the quadratic part's change
+// (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is added.
+double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
+                  const TrialPoint& trial, double change) {
   const double step = trial.at;
-  // quadratic part: a d'(Mx - qfrc_smooth) + a^2/2 d'Md
-  double change = 0;
-  for (int i = 0; i < p.nv; ++i) {
-    change += step * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * step * step * dir[i] * Mdir[i];
-  }
   // penalty: in closed form where a row stays on the same piece, directly otherwise
   for (int i = 0; i < p.nefc; ++i) {
     if (p.type[i] == ConstraintType::kContactElliptic) continue;
@@ -172,17 +177,16 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
 // PrimalLineSearch with the caller's trial point, left at the last step evaluated.
 double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                   const double* Mdir, const double* Jdir, TrialPoint& trial) {
-  double dMd = 0, dgrad_quad = 0;
+  double dMd = 0, dgrad_quad = 0, dir_norm = 0;
   for (int i = 0; i < p.nv; ++i) {
     dMd += dir[i] * Mdir[i];
     dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
+    dir_norm += dir[i] * dir[i];
   }
   // at a = 0 the rows are the current point's
   const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, dMd, dgrad_quad, 0);
   if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
   // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
-  double dir_norm = 0;
-  for (int i = 0; i < p.nv; ++i) dir_norm += dir[i] * dir[i];
   if (std::sqrt(dir_norm) < kMinVal) return 0;
 
   // bracket [lo, hi] with slope(lo) < 0 < slope(hi); Newton steps from the current point,
@@ -254,22 +258,22 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
     return true;
   }
   if (trial.at != step) EvaluateTrial(p, pt, w.Jdir, step, trial);
-  const double decrease = DecreaseTo(p, pt, w.dir, w.Mdir, w.Jdir, trial);
-  // move along dir; M x and J x - aref follow from the products already at hand (as MuJoCo
-  // does), which saves one product with M and one with J per iteration; the rows there are the
-  // trial point's
+  // move along dir, with the quadratic part of the cost's change on the way; M x and J x - aref
+  // follow from the products already at hand (as MuJoCo does), which saves one product with M
+  // and one with J per iteration; the rows there are the trial point's
+  double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) {
+    quad_change += QuadraticChangeTerm(p, pt, w.dir, w.Mdir, step, i);
     pt.x[i] += step * w.dir[i];
     pt.Mx[i] += step * w.Mdir[i];
   }
+  const double decrease = DecreaseTo(p, pt, w.Jdir, trial, quad_change);
   std::copy(trial.jar, trial.jar + p.nefc, pt.jar);
   std::copy(trial.force, trial.force + p.nefc, pt.force);
   std::copy(trial.state, trial.state + p.nefc, pt.state);
-  FinishPrimalPoint(p, trial.penalty, pt);
+  const double gnorm = FinishPrimalPoint(p, trial.penalty, pt);
 
   const double scale = PrimalScale(p);
-  double gnorm = 0;
-  for (int i = 0; i < p.nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
   const SolverIteration it{pt.cost, scale * std::sqrt(gnorm), scale * decrease};
   if (trace) trace[iter] = it;
   result.iterations = iter + 1;
@@ -357,7 +361,9 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   TrialPoint trial;
   CarveTrial(arena, p.nefc, trial);
   EvaluateTrial(p, pt, Jdir, step, trial);
-  return DecreaseTo(p, pt, dir, Mdir, Jdir, trial);
+  double quad_change = 0;
+  for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);
+  return DecreaseTo(p, pt, Jdir, trial, quad_change);
 }
 
 }  // namespace gauss
