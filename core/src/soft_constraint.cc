@@ -151,10 +151,6 @@ void AddBlockProduct(const ConstraintProblem& p, int adr, int k, const double* H
   }
 }
 
-}  // namespace
-
-namespace {
-
 // y[i .. i+G) = rows i .. i+G of the CSR J (one run: the same n columns, values row after row)
 // times x; each row's sum over its columns in order, as row by row.
 template <int G>
@@ -170,7 +166,7 @@ void MulRun(const ConstraintProblem& p, int i, const double* x, double* y) {
   for (int r = 0; r < G; ++r) y[i + r] = sum[r];
 }
 
-// y += rows i .. i+g of the CSR J (one run) transposed times f, rows with f = 0 skipped; every
+// y += rows i .. i+G of the CSR J (one run) transposed times f, rows with f = 0 skipped; every
 // y[c] receives its terms in row order, as row by row.
 template <int G>
 void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
@@ -182,6 +178,7 @@ void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
   for (int r = 0; r < G; ++r) {
     if (f[i + r] != 0) active[na++] = r;
   }
+  if (na == 0) return;
   if (na == G) {
     for (int k = 0; k < n; ++k) {
       double yc = y[cols[k]];
@@ -200,26 +197,32 @@ void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
 // The longest run the products unroll; longer runs are split (still the same sums).
 constexpr int kMaxRun = 6;
 
+// One part of a run: G of its rows from `row` on.
+template <bool kTransposed, int G>
+void MulPart(const ConstraintProblem& p, int row, const double* in, double* out) {
+  if constexpr (kTransposed) {
+    MulRunT<G>(p, row, in, out);
+  } else {
+    MulRun<G>(p, row, in, out);
+  }
+}
+
+// MulJ (in = x, out = y) or MulJT (in = f, out = y, zeroed by the caller) run by run.
 template <bool kTransposed>
 void MulRuns(const ConstraintProblem& p, const double* in, double* out) {
   for (int i = 0; i < p.nefc;) {
-    int g = p.J_rowrun[i];
+    const int g = p.J_rowrun[i];
     int done = 0;
     while (done < g) {
       const int part = std::min(kMaxRun, g - done);
       const int row = i + done;
       switch (part) {
-#define GAUSS_RUN_CASE(G) \
-  case G: \
-    kTransposed ? MulRunT<G>(p, row, in, out) : MulRun<G>(p, row, in, out); \
-    break;
-        GAUSS_RUN_CASE(1)
-        GAUSS_RUN_CASE(2)
-        GAUSS_RUN_CASE(3)
-        GAUSS_RUN_CASE(4)
-        GAUSS_RUN_CASE(5)
-        GAUSS_RUN_CASE(6)
-#undef GAUSS_RUN_CASE
+        case 1: MulPart<kTransposed, 1>(p, row, in, out); break;
+        case 2: MulPart<kTransposed, 2>(p, row, in, out); break;
+        case 3: MulPart<kTransposed, 3>(p, row, in, out); break;
+        case 4: MulPart<kTransposed, 4>(p, row, in, out); break;
+        case 5: MulPart<kTransposed, 5>(p, row, in, out); break;
+        default: MulPart<kTransposed, kMaxRun>(p, row, in, out); break;
       }
       done += part;
     }
