@@ -12,12 +12,23 @@ namespace gauss {
 
 namespace {
 
-// A trial point along the search direction: what PrimalLineSearch and PrimalDecrease take from
-// the arena (and release) for nefc rows.
+// Dof i's term of the quadratic part's change from x to x + a dir:
+// a d_i (Mx - qfrc_smooth)_i + a^2/2 d_i (Md)_i.
+inline double QuadraticChangeTerm(const ConstraintProblem& p, const PrimalPoint& pt,
+                                  const double* dir, const double* Mdir, double a, int i) {
+  return a * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * a * a * dir[i] * Mdir[i];
+}
+
+// A trial point x + a dir along the search direction: what PrimalIterate (or PrimalLineSearch and
+// PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
+// search leaves its last point in it, which is usually the step it returns: the move then takes
+// that point's rows (jar, force, state, penalty) as they are instead of evaluating them again.
 struct TrialPoint {
-  double* jar = nullptr;    // (nefc)
+  double* jar = nullptr;    // (nefc) J (x + a dir) - aref
   double* force = nullptr;  // (nefc)
   int* state = nullptr;     // (nefc)
+  double penalty = 0;       // s(jar)
+  double at = -1;           // a; < 0 before the first evaluation
 
   template <class Take>
   void Blocks(Take& take, int nefc) {
@@ -26,6 +37,182 @@ struct TrialPoint {
     take(&state, nefc, "trial state");
   }
 };
+
+// (arena) => trial's arrays for nefc rows, released by the caller's ArenaScope
+void CarveTrial(Arena& arena, int nefc, TrialPoint& trial) {
+  ArenaCarve carve(arena);
+  trial.Blocks(carve, nefc);
+}
+
+// (pt.jar, Jdir, a) => trial at x + a dir: jar, force, state, penalty; at = a.
+void EvaluateTrial(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir, double a,
+                   TrialPoint& trial) {
+  for (int i = 0; i < p.nefc; ++i) trial.jar[i] = pt.jar[i] + a * Jdir[i];
+  trial.penalty = ConstraintCost(p, trial.jar, trial.force, trial.state);
+  trial.at = a;
+}
+
+// (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.grad; returns |pt.grad|^2.
+double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint& pt) {
+  // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
+  // gradient = M (x - a0) + J' ds/djar = M x - qfrc_smooth - J' force
+  MulJT(p, pt.force, pt.grad);
+  double quad = 0, gnorm = 0;
+  for (int i = 0; i < p.nv; ++i) {
+    const double Mdx = pt.Mx[i] - p.qfrc_smooth[i];
+    quad += (pt.x[i] - p.qacc_smooth[i]) * Mdx;
+    pt.grad[i] = Mdx - pt.grad[i];
+    gnorm += pt.grad[i] * pt.grad[i];
+  }
+  pt.cost = 0.5 * quad + penalty;
+  return gnorm;
+}
+
+// Penalty of one elliptic contact at jar (its rows from j[0]).
+double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
+  const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
+  if (z.state == ConstraintState::kSatisfied) return 0;
+  if (z.state == ConstraintState::kQuadratic) {
+    double s = 0;
+    for (int r = 0; r < c.dim; ++r) s += 0.5 * p.D[c.efc_address + r] * j[r] * j[r];
+    return s;
+  }
+  const double g = j[0] - z.T;
+  return 0.5 * p.D[c.efc_address] / (1 + z.m2) * g * g;
+}
+
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed
+// form from du (no difference of two large costs, so improvements far below the cost's
+// round-off stay meaningful); across zones as the difference.
+double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const double* j0,
+                          const double* j1, const double* du) {
+  const EllipticZone z0 = ClassifyElliptic(c, p.impratio, j0);
+  const EllipticZone z1 = ClassifyElliptic(c, p.impratio, j1);
+  if (z0.state != z1.state) return EllipticCost(p, c, j1) - EllipticCost(p, c, j0);
+  if (z0.state == ConstraintState::kSatisfied) return 0;
+  const int a = c.efc_address;
+  if (z0.state == ConstraintState::kQuadratic) {
+    double change = 0;
+    for (int r = 0; r < c.dim; ++r) change += 0.5 * p.D[a + r] * du[r] * (2 * j0[r] + du[r]);
+    return change;
+  }
+  // 1/2 Dm (g1^2 - g0^2) = 1/2 Dm (g1 - g0)(g1 + g0), g1 - g0 = du_n - (T1 - T0),
+  // T1 - T0 = (T1^2 - T0^2) / (T1 + T0) = sum mu^2 du (j0 + j1) / (T1 + T0)
+  double dT2 = 0;
+  for (int r = 1; r < c.dim; ++r) {
+    dT2 += c.friction[r - 1] * c.friction[r - 1] * du[r] * (j0[r] + j1[r]);
+  }
+  const double T0 = z0.T, T1 = z1.T;
+  const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
+  const double Dm = p.D[a] / (1 + z0.m2);
+  const double dg = du[0] - dT;
+  return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
+}
+
+// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar and state), computed row by
+// row from the differences (see PrimalDecrease); `change` = the quadratic part's change
+// (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is added.
+double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
+                  const TrialPoint& trial, double change) {
+  const double step = trial.at;
+  // penalty: in closed form where a row stays on the same piece, directly otherwise
+  for (int i = 0; i < p.nefc; ++i) {
+    if (p.type[i] == ConstraintType::kContactElliptic) continue;
+    const double j0 = pt.jar[i], j1 = trial.jar[i], du = step * Jdir[i];
+    const int s0 = pt.state[i], s1 = trial.state[i];
+    const double D = p.D[i];
+    auto cost = [&](int st, double j) {
+      if (st == static_cast<int>(ConstraintState::kQuadratic)) return 0.5 * D * j * j;
+      const double fl = p.frictionloss[i];
+      if (st == static_cast<int>(ConstraintState::kLinearPos)) return fl * j - 0.5 * p.R[i] * fl * fl;
+      if (st == static_cast<int>(ConstraintState::kLinearNeg)) return -fl * j - 0.5 * p.R[i] * fl * fl;
+      return 0.0;
+    };
+    if (s0 != s1) {
+      change += cost(s1, j1) - cost(s0, j0);
+    } else if (s0 == static_cast<int>(ConstraintState::kQuadratic)) {
+      change += 0.5 * D * du * (2 * j0 + du);
+    } else if (s0 == static_cast<int>(ConstraintState::kLinearPos)) {
+      change += p.frictionloss[i] * du;
+    } else if (s0 == static_cast<int>(ConstraintState::kLinearNeg)) {
+      change -= p.frictionloss[i] * du;
+    }
+  }
+  for (int k = 0; k < p.ncon; ++k) {
+    const Contact& c = p.contact[k];
+    const int a = c.efc_address;
+    if (a < 0 || p.type[a] != ConstraintType::kContactElliptic) continue;
+    double du[6];
+    for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
+    change += EllipticCostChange(p, c, pt.jar + a, trial.jar + a, du);
+  }
+  return -change;
+}
+
+constexpr double kSlopeRoundoff = 4 * std::numeric_limits<double>::epsilon();
+
+// Derivative and curvature of the cost along dir at step a; `size` is the sum of the magnitudes
+// of the terms that make up d1, which bounds its round-off.
+struct Slope {
+  double d1 = 0;
+  double d2 = 0;
+  double size = 0;
+};
+
+// The Slope at step a from the rows at x + a dir (jar, force, state; pt's own at a = 0).
+Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* force,
+                const int* state, const double* Jdir, double dMd, double dgrad_quad, double a) {
+  Slope s;
+  // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
+  s.d1 = dgrad_quad + a * dMd;
+  s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
+  for (int i = 0; i < p.nefc; ++i) {
+    s.d1 -= force[i] * Jdir[i];
+    s.size += std::fabs(force[i] * Jdir[i]);
+  }
+  s.d2 = dMd + ConstraintCurvature(p, jar, state, Jdir);
+  return s;
+}
+
+// PrimalLineSearch with the caller's trial point, left at the last step evaluated.
+double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
+                  const double* Mdir, const double* Jdir, TrialPoint& trial) {
+  double dMd = 0, dgrad_quad = 0, dir_norm = 0;
+  for (int i = 0; i < p.nv; ++i) {
+    dMd += dir[i] * Mdir[i];
+    dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
+    dir_norm += dir[i] * dir[i];
+  }
+  // at a = 0 the rows are the current point's
+  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, dMd, dgrad_quad, 0);
+  if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
+  // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
+  if (std::sqrt(dir_norm) < kMinVal) return 0;
+
+  // bracket [lo, hi] with slope(lo) < 0 < slope(hi); Newton steps from the current point,
+  // bisection whenever a step leaves the bracket
+  const double tol = 1e-14 * std::fabs(s0.d1);
+  double lo = 0, hi = -1;  // hi < 0: no upper end known yet
+  double a = -s0.d1 / s0.d2;
+  for (int iter = 0; iter < 60; ++iter) {
+    EvaluateTrial(p, pt, Jdir, a, trial);
+    const Slope s = SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, dMd, dgrad_quad, a);
+    // converged, or the slope is round-off: its terms cancel to a few ulps of their size, and
+    // bisecting on the sign of noise would only shrink the bracket to 1e-15 (tens of steps)
+    if (std::fabs(s.d1) <= tol || std::fabs(s.d1) <= kSlopeRoundoff * s.size) return a;
+    if (s.d1 < 0) {
+      lo = a;
+    } else {
+      hi = a;
+    }
+    double next = a - s.d1 / s.d2;
+    const bool inside = next > lo && (hi < 0 || next < hi);
+    if (!inside) next = hi < 0 ? 2 * a : 0.5 * (lo + hi);
+    if (hi >= 0 && hi - lo <= 1e-15 * hi) return lo;
+    a = next;
+  }
+  return a;
+}
 
 }  // namespace
 
@@ -62,24 +249,31 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
   PrimalPoint& pt = w.pt;
   p.M->MulM(w.dir, w.Mdir);
   MulJ(p, w.dir, w.Jdir);
-  const double step = PrimalLineSearch(p, pt, w.dir, w.Mdir, w.Jdir, arena);
+  ArenaScope scope(arena);
+  TrialPoint trial;
+  CarveTrial(arena, p.nefc, trial);
+  const double step = LineSearch(p, pt, w.dir, w.Mdir, w.Jdir, trial);
   if (step == 0) {
     result.converged = true;
     return true;
   }
-  const double decrease = PrimalDecrease(p, pt, w.dir, w.Mdir, w.Jdir, step, arena);
-  // move along dir; M x and J x - aref follow from the products already at hand (as MuJoCo
-  // does), which saves one product with M and one with J per iteration
+  if (trial.at != step) EvaluateTrial(p, pt, w.Jdir, step, trial);
+  // move along dir, with the quadratic part of the cost's change on the way; M x and J x - aref
+  // follow from the products already at hand (as MuJoCo does), which saves one product with M
+  // and one with J per iteration; the rows there are the trial point's
+  double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) {
+    quad_change += QuadraticChangeTerm(p, pt, w.dir, w.Mdir, step, i);
     pt.x[i] += step * w.dir[i];
     pt.Mx[i] += step * w.Mdir[i];
   }
-  for (int i = 0; i < p.nefc; ++i) pt.jar[i] += step * w.Jdir[i];
-  EvaluatePrimalFromProducts(p, pt);
+  const double decrease = DecreaseTo(p, pt, w.Jdir, trial, quad_change);
+  std::copy(trial.jar, trial.jar + p.nefc, pt.jar);
+  std::copy(trial.force, trial.force + p.nefc, pt.force);
+  std::copy(trial.state, trial.state + p.nefc, pt.state);
+  const double gnorm = FinishPrimalPoint(p, trial.penalty, pt);
 
   const double scale = PrimalScale(p);
-  double gnorm = 0;
-  for (int i = 0; i < p.nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
   const SolverIteration it{pt.cost, scale * std::sqrt(gnorm), scale * decrease};
   if (trace) trace[iter] = it;
   result.iterations = iter + 1;
@@ -101,16 +295,7 @@ void EvaluatePrimal(const ConstraintProblem& p, PrimalPoint& pt) {
 }
 
 void EvaluatePrimalFromProducts(const ConstraintProblem& p, PrimalPoint& pt) {
-  // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
-  double quad = 0;
-  for (int i = 0; i < p.nv; ++i) {
-    const double dx = pt.x[i] - p.qacc_smooth[i];
-    quad += dx * (pt.Mx[i] - p.qfrc_smooth[i]);
-  }
-  pt.cost = 0.5 * quad + ConstraintCost(p, pt.jar, pt.force, pt.state);
-  // gradient = M (x - a0) + J' ds/djar = M x - qfrc_smooth - J' force
-  MulJT(p, pt.force, pt.grad);
-  for (int i = 0; i < p.nv; ++i) pt.grad[i] = pt.Mx[i] - p.qfrc_smooth[i] - pt.grad[i];
+  FinishPrimalPoint(p, ConstraintCost(p, pt.jar, pt.force, pt.state), pt);
 }
 
 void StartPrimal(const ConstraintProblem& p, PrimalPoint& pt) {
@@ -162,173 +347,23 @@ double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const 
   return curvature;
 }
 
-namespace {
-
-// Penalty of one elliptic contact at jar (its rows from j[0]).
-double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
-  const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
-  if (z.state == ConstraintState::kSatisfied) return 0;
-  if (z.state == ConstraintState::kQuadratic) {
-    double s = 0;
-    for (int r = 0; r < c.dim; ++r) s += 0.5 * p.D[c.efc_address + r] * j[r] * j[r];
-    return s;
-  }
-  const double g = j[0] - z.T;
-  return 0.5 * p.D[c.efc_address] / (1 + z.m2) * g * g;
+double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
+                        const double* Mdir, const double* Jdir, Arena& arena) {
+  ArenaScope scope(arena);
+  TrialPoint trial;
+  CarveTrial(arena, p.nefc, trial);
+  return LineSearch(p, pt, dir, Mdir, Jdir, trial);
 }
-
-// Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed
-// form from du (no difference of two large costs, so improvements far below the cost's
-// round-off stay meaningful); across zones as the difference.
-double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const double* j0,
-                          const double* j1, const double* du) {
-  const EllipticZone z0 = ClassifyElliptic(c, p.impratio, j0);
-  const EllipticZone z1 = ClassifyElliptic(c, p.impratio, j1);
-  if (z0.state != z1.state) return EllipticCost(p, c, j1) - EllipticCost(p, c, j0);
-  if (z0.state == ConstraintState::kSatisfied) return 0;
-  const int a = c.efc_address;
-  if (z0.state == ConstraintState::kQuadratic) {
-    double change = 0;
-    for (int r = 0; r < c.dim; ++r) change += 0.5 * p.D[a + r] * du[r] * (2 * j0[r] + du[r]);
-    return change;
-  }
-  // 1/2 Dm (g1^2 - g0^2) = 1/2 Dm (g1 - g0)(g1 + g0), g1 - g0 = du_n - (T1 - T0),
-  // T1 - T0 = (T1^2 - T0^2) / (T1 + T0) = sum mu^2 du (j0 + j1) / (T1 + T0)
-  double dT2 = 0;
-  for (int r = 1; r < c.dim; ++r) {
-    dT2 += c.friction[r - 1] * c.friction[r - 1] * du[r] * (j0[r] + j1[r]);
-  }
-  const double T0 = z0.T, T1 = z1.T;
-  const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
-  const double Dm = p.D[a] / (1 + z0.m2);
-  const double dg = du[0] - dT;
-  return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
-}
-
-}  // namespace
 
 double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                       const double* Mdir, const double* Jdir, double step, Arena& arena) {
   ArenaScope scope(arena);
-  ArenaCarve carve(arena);
   TrialPoint trial;
-  trial.Blocks(carve, p.nefc);
-  int* state = trial.state;
-  double* jar = trial.jar;
-  for (int i = 0; i < p.nefc; ++i) jar[i] = pt.jar[i] + step * Jdir[i];
-  ConstraintCost(p, jar, nullptr, state);
-  // quadratic part: a d'(Mx - qfrc_smooth) + a^2/2 d'Md
-  double change = 0;
-  for (int i = 0; i < p.nv; ++i) {
-    change += step * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * step * step * dir[i] * Mdir[i];
-  }
-  // penalty: in closed form where a row stays on the same piece, directly otherwise
-  for (int i = 0; i < p.nefc; ++i) {
-    if (p.type[i] == ConstraintType::kContactElliptic) continue;
-    const double j0 = pt.jar[i], j1 = jar[i], du = step * Jdir[i];
-    const int s0 = pt.state[i], s1 = state[i];
-    const double D = p.D[i];
-    auto cost = [&](int st, double j) {
-      if (st == static_cast<int>(ConstraintState::kQuadratic)) return 0.5 * D * j * j;
-      const double fl = p.frictionloss[i];
-      if (st == static_cast<int>(ConstraintState::kLinearPos)) return fl * j - 0.5 * p.R[i] * fl * fl;
-      if (st == static_cast<int>(ConstraintState::kLinearNeg)) return -fl * j - 0.5 * p.R[i] * fl * fl;
-      return 0.0;
-    };
-    if (s0 != s1) {
-      change += cost(s1, j1) - cost(s0, j0);
-    } else if (s0 == static_cast<int>(ConstraintState::kQuadratic)) {
-      change += 0.5 * D * du * (2 * j0 + du);
-    } else if (s0 == static_cast<int>(ConstraintState::kLinearPos)) {
-      change += p.frictionloss[i] * du;
-    } else if (s0 == static_cast<int>(ConstraintState::kLinearNeg)) {
-      change -= p.frictionloss[i] * du;
-    }
-  }
-  for (int k = 0; k < p.ncon; ++k) {
-    const Contact& c = p.contact[k];
-    const int a = c.efc_address;
-    if (a < 0 || p.type[a] != ConstraintType::kContactElliptic) continue;
-    double du[6];
-    for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
-    change += EllipticCostChange(p, c, pt.jar + a, jar + a, du);
-  }
-  return -change;
-}
-
-namespace {
-
-constexpr double kSlopeRoundoff = 4 * std::numeric_limits<double>::epsilon();
-
-// Derivative and curvature of the cost along dir at step a; `size` is the sum of the magnitudes
-// of the terms that make up d1, which bounds its round-off.
-struct Slope {
-  double d1 = 0;
-  double d2 = 0;
-  double size = 0;
-};
-
-Slope SlopeAt(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir, double dMd,
-              double dgrad_quad, double a, double* jar, double* force, int* state) {
-  for (int i = 0; i < p.nefc; ++i) jar[i] = pt.jar[i] + a * Jdir[i];
-  ConstraintCost(p, jar, force, state);
-  Slope s;
-  // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
-  s.d1 = dgrad_quad + a * dMd;
-  s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
-  for (int i = 0; i < p.nefc; ++i) {
-    s.d1 -= force[i] * Jdir[i];
-    s.size += std::fabs(force[i] * Jdir[i]);
-  }
-  s.d2 = dMd + ConstraintCurvature(p, jar, state, Jdir);
-  return s;
-}
-
-}  // namespace
-
-double PrimalLineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
-                        const double* Mdir, const double* Jdir, Arena& arena) {
-  ArenaScope scope(arena);
-  ArenaCarve carve(arena);
-  TrialPoint trial;
-  trial.Blocks(carve, p.nefc);
-  double* jar = trial.jar;
-  double* force = trial.force;
-  int* state = trial.state;
-  double dMd = 0, dgrad_quad = 0;
-  for (int i = 0; i < p.nv; ++i) {
-    dMd += dir[i] * Mdir[i];
-    dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
-  }
-  const Slope s0 = SlopeAt(p, pt, Jdir, dMd, dgrad_quad, 0, jar, force, state);
-  if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
-  // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
-  double dir_norm = 0;
-  for (int i = 0; i < p.nv; ++i) dir_norm += dir[i] * dir[i];
-  if (std::sqrt(dir_norm) < kMinVal) return 0;
-
-  // bracket [lo, hi] with slope(lo) < 0 < slope(hi); Newton steps from the current point,
-  // bisection whenever a step leaves the bracket
-  const double tol = 1e-14 * std::fabs(s0.d1);
-  double lo = 0, hi = -1;  // hi < 0: no upper end known yet
-  double a = -s0.d1 / s0.d2;
-  for (int iter = 0; iter < 60; ++iter) {
-    const Slope s = SlopeAt(p, pt, Jdir, dMd, dgrad_quad, a, jar, force, state);
-    // converged, or the slope is round-off: its terms cancel to a few ulps of their size, and
-    // bisecting on the sign of noise would only shrink the bracket to 1e-15 (tens of steps)
-    if (std::fabs(s.d1) <= tol || std::fabs(s.d1) <= kSlopeRoundoff * s.size) return a;
-    if (s.d1 < 0) {
-      lo = a;
-    } else {
-      hi = a;
-    }
-    double next = a - s.d1 / s.d2;
-    const bool inside = next > lo && (hi < 0 || next < hi);
-    if (!inside) next = hi < 0 ? 2 * a : 0.5 * (lo + hi);
-    if (hi >= 0 && hi - lo <= 1e-15 * hi) return lo;
-    a = next;
-  }
-  return a;
+  CarveTrial(arena, p.nefc, trial);
+  EvaluateTrial(p, pt, Jdir, step, trial);
+  double quad_change = 0;
+  for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);
+  return DecreaseTo(p, pt, Jdir, trial, quad_change);
 }
 
 }  // namespace gauss

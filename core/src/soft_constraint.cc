@@ -151,6 +151,85 @@ void AddBlockProduct(const ConstraintProblem& p, int adr, int k, const double* H
   }
 }
 
+// y[i .. i+G) = rows i .. i+G of the CSR J (one run: the same n columns, values row after row)
+// times x; each row's sum over its columns in order, as row by row.
+template <int G>
+void MulRun(const ConstraintProblem& p, int i, const double* x, double* y) {
+  const int n = p.J_rownnz[i];
+  const int* cols = p.J_colind + p.J_rowadr[i];
+  const double* v = p.J_sparse + p.J_rowadr[i];
+  double sum[G] = {};
+  for (int k = 0; k < n; ++k) {
+    const double xc = x[cols[k]];
+    for (int r = 0; r < G; ++r) sum[r] += v[r * n + k] * xc;
+  }
+  for (int r = 0; r < G; ++r) y[i + r] = sum[r];
+}
+
+// y += rows i .. i+G of the CSR J (one run) transposed times f, rows with f = 0 skipped; every
+// y[c] receives its terms in row order, as row by row.
+template <int G>
+void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
+  const int n = p.J_rownnz[i];
+  const int* cols = p.J_colind + p.J_rowadr[i];
+  const double* v = p.J_sparse + p.J_rowadr[i];
+  int active[G];
+  int na = 0;
+  for (int r = 0; r < G; ++r) {
+    if (f[i + r] != 0) active[na++] = r;
+  }
+  if (na == 0) return;
+  if (na == G) {
+    for (int k = 0; k < n; ++k) {
+      double yc = y[cols[k]];
+      for (int r = 0; r < G; ++r) yc += v[r * n + k] * f[i + r];
+      y[cols[k]] = yc;
+    }
+    return;
+  }
+  for (int k = 0; k < n; ++k) {
+    double yc = y[cols[k]];
+    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * f[i + active[a]];
+    y[cols[k]] = yc;
+  }
+}
+
+// The longest run the products unroll; longer runs are split (still the same sums).
+constexpr int kMaxRun = 6;
+
+// One part of a run: G of its rows from `row` on.
+template <bool kTransposed, int G>
+void MulPart(const ConstraintProblem& p, int row, const double* in, double* out) {
+  if constexpr (kTransposed) {
+    MulRunT<G>(p, row, in, out);
+  } else {
+    MulRun<G>(p, row, in, out);
+  }
+}
+
+// MulJ (in = x, out = y) or MulJT (in = f, out = y, zeroed by the caller) run by run.
+template <bool kTransposed>
+void MulRuns(const ConstraintProblem& p, const double* in, double* out) {
+  for (int i = 0; i < p.nefc;) {
+    const int g = p.J_rowrun[i];
+    int done = 0;
+    while (done < g) {
+      const int part = std::min(kMaxRun, g - done);
+      const int row = i + done;
+      switch (part) {
+        case 1: MulPart<kTransposed, 1>(p, row, in, out); break;
+        case 2: MulPart<kTransposed, 2>(p, row, in, out); break;
+        case 3: MulPart<kTransposed, 3>(p, row, in, out); break;
+        case 4: MulPart<kTransposed, 4>(p, row, in, out); break;
+        case 5: MulPart<kTransposed, 5>(p, row, in, out); break;
+        default: MulPart<kTransposed, kMaxRun>(p, row, in, out); break;
+      }
+      done += part;
+    }
+    i += g;
+  }
+}
+
 }  // namespace
 
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
@@ -163,6 +242,10 @@ void MulJ(const ConstraintProblem& p, const double* x, double* y) {
     }
     return;
   }
+  if (p.J_rowrun) {
+    MulRuns<false>(p, x, y);
+    return;
+  }
   for (int i = 0; i < p.nefc; ++i) {
     const int adr = p.J_rowadr[i];
     double sum = 0;
@@ -173,6 +256,10 @@ void MulJ(const ConstraintProblem& p, const double* x, double* y) {
 
 void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   for (int c = 0; c < p.nv; ++c) y[c] = 0;
+  if (!p.J && p.J_rowrun) {
+    MulRuns<true>(p, f, y);
+    return;
+  }
   for (int i = 0; i < p.nefc; ++i) {
     if (f[i] == 0) continue;
     const double fi = f[i];
@@ -186,40 +273,69 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   }
 }
 
-// (m) => the blocks of a compressed J for njmax rows of at most MaxRowNonzeros(m) nonzeros
+// (m) => the runs of rows (njmax) and, for a dense J, the CSR blocks for njmax rows of at most
+// MaxRowNonzeros(m) nonzeros
 ArenaPlan CompressedJacobian::Plan(const Model& m) {
   ArenaPlan plan;
-  if (IsSparse(m)) return plan;
   const int rows = std::max(m.njmax, 0);
+  plan.Add("J row runs", ArenaDoubles<int>(rows));
+  if (IsSparse(m)) return plan;
   CompressedJacobian().Blocks(plan, rows, static_cast<std::size_t>(rows) * MaxRowNonzeros(m));
   return plan;
 }
 
-ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& arena) {
-  if (!p.J) return p;
-  const std::size_t size = static_cast<std::size_t>(p.nefc) * p.nv;
-  std::size_t nnz = 0;
-  for (std::size_t e = 0; e < size; ++e) nnz += p.J[e] != 0;
-  CompressedJacobian c;
-  ArenaCarve carve(arena);
-  c.Blocks(carve, p.nefc, nnz);
-  int adr = 0;
-  for (int i = 0; i < p.nefc; ++i) {
-    const double* row = p.J + static_cast<long>(i) * p.nv;
-    c.rowadr[i] = adr;
-    for (int col = 0; col < p.nv; ++col) {
-      if (row[col] == 0) continue;
-      c.colind[adr] = col;
-      c.values[adr++] = row[col];
+namespace {
+
+// (CSR arrays of p) => run[i] for the first row of each run of rows with the same columns
+void FindRowRuns(const ConstraintProblem& p, int* run) {
+  int first = 0;
+  for (int i = 1; i <= p.nefc; ++i) {
+    bool same = i < p.nefc && p.J_rownnz[i] == p.J_rownnz[first];
+    if (same) {
+      const int* a = p.J_colind + p.J_rowadr[first];
+      const int* b = p.J_colind + p.J_rowadr[i];
+      // a run's values are read with stride n from its first row: rows must be contiguous
+      same = p.J_rowadr[i] == p.J_rowadr[i - 1] + p.J_rownnz[first] &&
+             std::equal(a, a + p.J_rownnz[first], b);
     }
-    c.rownnz[i] = adr - c.rowadr[i];
+    if (!same) {
+      run[first] = i - first;
+      first = i;
+    }
   }
+}
+
+}  // namespace
+
+ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& arena) {
   ConstraintProblem sparse = p;
-  sparse.J = nullptr;
-  sparse.J_rownnz = c.rownnz;
-  sparse.J_rowadr = c.rowadr;
-  sparse.J_colind = c.colind;
-  sparse.J_sparse = c.values;
+  int* run = arena.Ints(p.nefc);
+  if (p.J) {
+    const std::size_t size = static_cast<std::size_t>(p.nefc) * p.nv;
+    std::size_t nnz = 0;
+    for (std::size_t e = 0; e < size; ++e) nnz += p.J[e] != 0;
+    CompressedJacobian c;
+    ArenaCarve carve(arena);
+    c.Blocks(carve, p.nefc, nnz);
+    int adr = 0;
+    for (int i = 0; i < p.nefc; ++i) {
+      const double* row = p.J + static_cast<long>(i) * p.nv;
+      c.rowadr[i] = adr;
+      for (int col = 0; col < p.nv; ++col) {
+        if (row[col] == 0) continue;
+        c.colind[adr] = col;
+        c.values[adr++] = row[col];
+      }
+      c.rownnz[i] = adr - c.rowadr[i];
+    }
+    sparse.J = nullptr;
+    sparse.J_rownnz = c.rownnz;
+    sparse.J_rowadr = c.rowadr;
+    sparse.J_colind = c.colind;
+    sparse.J_sparse = c.values;
+  }
+  FindRowRuns(sparse, run);
+  sparse.J_rowrun = run;
   return sparse;
 }
 

@@ -7,6 +7,7 @@
 // piece; points whose difference step changes a row's piece are skipped (and counted).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -265,15 +266,17 @@ TEST(SoftConstraint, EllipticConeCurvatureIsTheForceDerivative) {
   EXPECT_GT(checked, 20) << "too few contacts with friction to be a test";
 }
 
-// WithCompressedJacobian: a dense J's nonzeros in CSR give J x and J' f bit for bit, and a
-// problem whose J is sparse already comes back unchanged.
+// WithCompressedJacobian: a dense J's nonzeros in CSR, and its runs of rows with the same
+// columns (a pyramidal contact's rows), give J x and J' f bit for bit, also when some rows of a
+// run have zero force; a problem whose J is sparse already keeps its CSR arrays.
 TEST(SoftConstraint, CompressedJacobianGivesTheDenseProductsExactly) {
   ProblemAt at("contact_pile.xml", Cone::kPyramidal, 300);
   const ConstraintProblem& p = at.p;
   ASSERT_NE(p.J, nullptr) << "the test model's Jacobian should be dense (nv < 60)";
   ASSERT_GT(p.nefc, 10);
   Arena arena;
-  arena.Reserve(CompressedJacobian::Plan(at.engine->model()).doubles());
+  // twice: the second call below takes the runs again
+  arena.Reserve(2 * CompressedJacobian::Plan(at.engine->model()).doubles());
   const ConstraintProblem c = WithCompressedJacobian(p, arena);
   ASSERT_EQ(c.J, nullptr);
   std::size_t nnz = 0, dense_nonzeros = 0;
@@ -296,6 +299,20 @@ TEST(SoftConstraint, CompressedJacobianGivesTheDenseProductsExactly) {
   std::vector<double> x(p.nv), f(p.nefc), y0(p.nefc), y1(p.nefc), g0(p.nv), g1(p.nv);
   for (double& v : x) v = nd(gen);
   for (double& v : f) v = nd(gen);
+  // runs tile the rows and share their columns; some hold several rows
+  int longest = 0;
+  for (int i = 0; i < p.nefc; i += c.J_rowrun[i]) {
+    ASSERT_GE(c.J_rowrun[i], 1);
+    longest = std::max(longest, c.J_rowrun[i]);
+    for (int r = 1; r < c.J_rowrun[i]; ++r) {
+      ASSERT_EQ(c.J_rownnz[i + r], c.J_rownnz[i]);
+      for (int e = 0; e < c.J_rownnz[i]; ++e) {
+        EXPECT_EQ(c.J_colind[c.J_rowadr[i + r] + e], c.J_colind[c.J_rowadr[i] + e]);
+      }
+    }
+  }
+  EXPECT_GE(longest, 4) << "no contact's rows form a run: not a test of the runs";
+  for (int i = 0; i < p.nefc; i += 3) f[i] = 0;  // partly inactive runs
   MulJ(p, x.data(), y0.data());
   MulJ(c, x.data(), y1.data());
   EXPECT_EQ(y0, y1);
@@ -306,6 +323,13 @@ TEST(SoftConstraint, CompressedJacobianGivesTheDenseProductsExactly) {
   const ConstraintProblem again = WithCompressedJacobian(c, arena);
   EXPECT_EQ(again.J_sparse, c.J_sparse);
   EXPECT_EQ(again.J_colind, c.J_colind);
+  ASSERT_NE(again.J_rowrun, nullptr);
+  ConstraintProblem no_runs = c;  // the CSR row by row
+  no_runs.J_rowrun = nullptr;
+  MulJ(no_runs, x.data(), y0.data());
+  EXPECT_EQ(y0, y1);
+  MulJT(no_runs, f.data(), g0.data());
+  EXPECT_EQ(g0, g1);
 }
 
 // impratio = 0 is floored like the regularizer's, not divided by.

@@ -330,6 +330,7 @@
   X(ConstraintProblem, J_rowadr) \
   X(ConstraintProblem, J_colind) \
   X(ConstraintProblem, J_sparse) \
+  X(ConstraintProblem, J_rowrun) \
   X(ConstraintProblem, type) \
   X(ConstraintProblem, id) \
   X(ConstraintProblem, pos) \

@@ -110,6 +110,11 @@ struct ConstraintProblem {
   const int* J_rowadr = nullptr;         // (nefc) first nonzero of each row
   const int* J_colind = nullptr;         // (nnz) column of each nonzero
   const double* J_sparse = nullptr;      // (nnz) value of each nonzero
+  // Optional (may be null; CSR only): runs of consecutive rows with the same columns (the rows
+  // of one contact, mostly). Rows i .. i + J_rowrun[i] - 1 share row i's columns, for i the
+  // first row of each run (the runs tile the rows; other entries are not read). MulJ and MulJT
+  // then read each run's columns once for all its rows (WithCompressedJacobian sets it).
+  const int* J_rowrun = nullptr;         // (nefc)
 
   const ConstraintType* type = nullptr;  // (nefc) kind of each row
   const int* id = nullptr;               // (nefc) equality / dof / tendon / joint / contact id
@@ -164,7 +169,8 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y);
 // A dense Jacobian's nonzeros in CSR, columns in their order, for iterative solvers that
 // multiply by J and J' many times per solve: the products then skip the zeros (most of a row:
 // a row acts on one chain of dofs) and give the same sums bit for bit, since every skipped
-// term is an exact zero added in the same order.
+// term is an exact zero added in the same order. With the runs of rows that share their
+// columns (J_rowrun), which the products also use for a sparse J.
 struct CompressedJacobian {
   int* rownnz = nullptr;     // (nefc)
   int* rowadr = nullptr;     // (nefc)
@@ -178,13 +184,13 @@ struct CompressedJacobian {
     take(&colind, nnz, "J colind");
     take(&values, nnz, "J values");
   }
-  // What WithCompressedJacobian takes (and the caller holds) at most for model m: nothing when
-  // m's Jacobian is sparse already.
+  // What WithCompressedJacobian takes (and the caller holds) at most for model m: the runs of
+  // rows, and the CSR unless m's Jacobian is sparse already.
   static ArenaPlan Plan(const Model& m);
 };
 
-// p itself when its Jacobian is sparse; otherwise a copy of p whose J is the CSR of p's dense
-// J (arrays from `arena`, valid in the caller's scope).
+// A copy of p with J_rowrun set and, when p's Jacobian is dense, J as the CSR of it (arrays
+// from `arena`, valid in the caller's scope). The products give the same sums bit for bit.
 ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& arena);
 
 // The penalty at jar = J x - aref: returns s(jar); writes force = -ds/djar and the state of
