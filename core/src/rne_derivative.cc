@@ -1,30 +1,26 @@
 // Velocity derivative of the RNE bias force (rne_derivative.h).
 //
-// RecursiveNewtonEuler's bias force (qacc = 0) is, per body b with parent p and own dofs i:
-//   cvel_b = cvel_p + sum_i cdof_i v_i
-//   cacc_b = cacc_p + sum_i cdof_dot_i v_i,   cdof_dot_i = (velocity before i's joint) x cdof_i
-//   cfrc_b = I_b cacc_b + cvel_b x* (I_b cvel_b), summed over b's subtree
-//   qfrc_bias_i = cdof_i . cfrc(subtree of body(i))
-// A body's quantities depend only on the velocities of the dofs that move it, its chain (the
-// parent's chain, then its own dofs), so each derivative is a 6 x n_b block, one column per
-// chain dof k (column c is the chain's c-th dof, root first: c is also that dof's depth):
-//   d cvel_b / d v_k = cdof_k                     (the chain's velocities add in one com frame)
-//   d cacc_b / d v_k = d cacc_p / d v_k + cdof_k x delta_b      (k in the parent's chain)
-//                    = cdof_dot_k + cdof_k x after_k            (k one of b's own dofs)
-// with delta_b the sum of b's own cdof_i v_i whose rate depends on the velocity (all but a free
-// joint's translations, whose axes are fixed) and after_k its part from the joints after k's
-// (ComVelocity: a ball's or free rotation's three rates use the velocity before all three);
-//   d cfrc_b / d v_k = I_b (d cacc_b / d v_k) + cdof_k x* (I_b cvel_b) + cvel_b x* (I_b cdof_k).
-// Summing the force blocks over b's subtree, column by column, gives d cfrc(subtree of b)/d v_k
-// for b's chain; a dof k below b moves only the subtree of body(k), so for the dofs i of body(k)'s
-// ancestors, d cfrc(subtree of body(i)) / d v_k is column k of body(k)'s subtree sum. Projecting
-// on cdof_i fills D in M's pattern with O(sum of n_b) = O(nM) columns of 6, instead of one
-// tangent run over the whole tree per dof.
+// RecursiveNewtonEuler's bias force (qacc = 0) is, per body d with parent p and own dofs i:
+//   cvel_d = cvel_p + sum_i cdof_i v_i
+//   cacc_d = cacc_p + sum_i cdof_dot_i v_i,   cdof_dot_i = (velocity before i's joint) x cdof_i
+//   f_d = I_d cacc_d + cvel_d x* (I_d cvel_d),  qfrc_bias_i = cdof_i . sum of f over body(i)'s subtree
+// The velocities of a chain add up in one com frame, so d cvel_d / d v_k = cdof_k for every dof
+// k that moves d, and the rates that depend on v_k are those of the joints after k's (for a ball
+// or a free rotation, the three rates use the velocity before all three; a free joint's
+// translation axes have no rate). Hence, for every body d that k moves,
+//   d cacc_d / d v_k = cdof_dot_k + cdof_k x (cvel_d - w_k) = a_k + cdof_k x cvel_d
+// with w_k the velocity accumulated through k's joint (group) and a_k = cdof_dot_k + w_k x cdof_k,
+// one 6-vector per dof. Then d f_d / d v_k = I_d a_k + Q_d cdof_k with the 6 x 6 map
+//   Q_d c = I_d (c x cvel_d) + c x* (I_d cvel_d) + cvel_d x* (I_d c),
+// and the sum over the subtree of a body b that k moves is crb_b a_k + S_b cdof_k, with crb the
+// composite inertia (CompositeInertia) and S_b the sum of Q over b's subtree. So
+//   D(i, k) = -cdof_i . (crb_b a_k + S_b cdof_k),  b = the lower of body(i), body(k),
+// = -(crb_b cdof_i) . a_k - (S_b' cdof_i) . cdof_k when b = body(i): two dot products of six per
+// entry of M's pattern after O(1) work per dof and per body, O(nM) in all.
 #include "rne_derivative.h"
 
 #include "gauss/math.h"
 #include "inertia.h"
-#include "jacobian.h"
 
 namespace gauss {
 
@@ -32,31 +28,16 @@ using namespace math;
 
 namespace {
 
-// Body b's columns are [first[b], first[b + 1]); dof[col] is the dof of a column; block holds
-// 6 numbers per column: d cacc / d v_k, then d cfrc / d v_k, then its sum over the subtree.
-struct RneColumns {
-  int* first = nullptr;     // (nbody + 1)
-  int* dof = nullptr;       // (columns)
-  double* block = nullptr;  // (6 x columns)
+// Per body the subtree sum S_b of the maps Q_d (6 x 6, column-major), per dof a_k.
+struct RneWork {
+  double* subtree_map = nullptr;  // (nbody x 36)
+  double* rate = nullptr;         // (nv x 6) a_k
   template <class Take>
-  void Blocks(Take& take, int nbody, std::size_t columns) {
-    take(&first, static_cast<std::size_t>(nbody) + 1, "first column of each body");
-    take(&dof, columns, "dof of each column");
-    take(&block, 6 * columns, "d cacc, d cfrc / d v per column");
+  void Blocks(Take& take, const Model& m) {
+    take(&subtree_map, 36 * static_cast<std::size_t>(m.nbody), "S_b, sum of Q over the subtree");
+    take(&rate, 6 * static_cast<std::size_t>(m.nv), "a_k");
   }
 };
-
-// Sum over bodies of their chain length: the number of columns.
-std::size_t CountColumns(const Model& m) {
-  std::size_t total = 0;
-  for (int b = 1; b < m.nbody; ++b) {
-    const int last = LastDof(m, b);
-    if (last < 0) continue;
-    const int end = last + 1 < m.nv ? m.dof_Madr[last + 1] : m.nM;
-    total += static_cast<std::size_t>(end - m.dof_Madr[last]);  // its row of M: depth + 1
-  }
-  return total;
-}
 
 double Dot6(const double* a, const double* b) {
   double s = 0;
@@ -64,150 +45,112 @@ double Dot6(const double* a, const double* b) {
   return s;
 }
 
-// cols (6 x 6, column-major: column c at cols + 6c) = the matrix of the linear map
-// apply(out, in) on 6-vectors, from its images of the unit vectors (exact). One map per body is
-// then applied to many columns as a matrix product.
-template <class Map>
-void MatrixOf(double* cols, Map apply) {
-  for (int c = 0; c < 6; ++c) {
-    double unit[6] = {0, 0, 0, 0, 0, 0};
-    unit[c] = 1;
-    apply(cols + 6 * c, unit);
-  }
-}
-
-// out (6) += cols (6 x N, column-major) x (N): column by column into a local sum, so that the
-// six rows are independent sums the compiler keeps in vector registers.
-template <int N>
-void AddMatVec(double* out, const double* cols, const double* x) {
-  double sum[6];
-  for (int r = 0; r < 6; ++r) sum[r] = out[r];
-  for (int c = 0; c < N; ++c) {
-    for (int r = 0; r < 6; ++r) sum[r] += cols[6 * c + r] * x[c];
-  }
-  for (int r = 0; r < 6; ++r) out[r] = sum[r];
-}
-
-// (cdof, cdof_dot, qvel) => first, dof, block = d cacc_b / d v for every body, roots first.
-void AccelerationColumns(const Model& m, const Data& d, const RneColumns& w) {
-  w.first[0] = 0;
-  w.first[1] = 0;  // the world has no columns
+// (cvel, cdof, cdof_dot, qvel) => rate: a_k = cdof_dot_k + w_k x cdof_k, following ComVelocity's
+// accumulation of the velocity joint by joint.
+void DofRates(const Model& m, const Data& d, double* rate) {
   for (int b = 1; b < m.nbody; ++b) {
-    const int p = m.body_parentid[b];
-    const int np = w.first[p + 1] - w.first[p];
-    const int dofadr = m.body_dofadr[b];
-    const int nown = m.body_dofnum[b];
-    w.first[b + 1] = w.first[b] + np + nown;
-    int* dof = w.dof + w.first[b];
-    double* acc = w.block + 6 * static_cast<std::size_t>(w.first[b]);
-    for (int c = 0; c < np; ++c) dof[c] = w.dof[w.first[p] + c];
-    for (int t = 0; t < nown; ++t) dof[np + t] = dofadr + t;
-
-    // own dofs, last joint first, `after` accumulating the velocity of the joints already done
-    double after[6] = {0, 0, 0, 0, 0, 0};
-    auto group = [&](int begin, int count, bool rate_depends_on_velocity) {
+    double vel[6];
+    for (int c = 0; c < 6; ++c) vel[c] = d.cvel[6 * m.body_parentid[b] + c];
+    // adds the group's velocity to vel, then sets the group's a_k with w_k = vel
+    auto group = [&](int begin, int count) {
       for (int k = begin; k < begin + count; ++k) {
-        double* col = acc + 6 * (np + k - dofadr);
-        CrossMotion(col, d.cdof.data() + 6 * k, after);
-        for (int c = 0; c < 6; ++c) col[c] += d.cdof_dot[6 * k + c];
+        for (int c = 0; c < 6; ++c) vel[c] += d.cdof[6 * k + c] * d.qvel[k];
       }
-      if (!rate_depends_on_velocity) return;
       for (int k = begin; k < begin + count; ++k) {
-        for (int c = 0; c < 6; ++c) after[c] += d.cdof[6 * k + c] * d.qvel[k];
+        double* a = rate + 6 * k;
+        CrossMotion(a, vel, d.cdof.data() + 6 * k);
+        for (int c = 0; c < 6; ++c) a[c] += d.cdof_dot[6 * k + c];
       }
     };
-    for (int j = m.body_jntadr[b] + m.body_jntnum[b] - 1; j >= m.body_jntadr[b]; --j) {
+    for (int j = m.body_jntadr[b]; j < m.body_jntadr[b] + m.body_jntnum[b]; ++j) {
       const int adr = m.jnt_dofadr[j];
       switch (m.jnt_type[j]) {
         case JointType::kFree:
-          group(adr + 3, 3, true);
-          group(adr, 3, false);  // fixed translation axes: no rate
+          group(adr, 3);      // the rotation rates use the velocity after the translations
+          group(adr + 3, 3);
           break;
         case JointType::kBall:
-          group(adr, 3, true);
+          group(adr, 3);
           break;
         case JointType::kSlide:
         case JointType::kHinge:
-          group(adr, 1, true);
+          group(adr, 1);
           break;
       }
-    }
-    // the parent's chain: every own rate moves with it, d cacc += cdof_k x delta_b
-    if (np == 0) continue;
-    double cross[36];
-    MatrixOf(cross, [&](double* out, const double* in) { CrossMotion(out, in, after); });
-    const double* parent_acc = w.block + 6 * static_cast<std::size_t>(w.first[p]);
-    for (int c = 0; c < np; ++c) {
-      double* col = acc + 6 * c;
-      for (int r = 0; r < 6; ++r) col[r] = parent_acc[6 * c + r];
-      AddMatVec<6>(col, cross, d.cdof.data() + 6 * dof[c]);
     }
   }
 }
 
-// (block = d cacc / d v, cinert, cvel, cdof) => block = d cfrc_b / d v, each body's own force:
-// [I_b | G_b] [d cacc; cdof_k] with G_b c = c x* (I_b cvel_b) + cvel_b x* (I_b c).
-void ForceColumns(const Model& m, const Data& d, const RneColumns& w) {
+// (cinert, cvel) => subtree_map: Q_d per body from its images of the unit vectors (exact), then
+// summed from the leaves (never across trees).
+void SubtreeMaps(const Model& m, const Data& d, double* subtree_map) {
   for (int b = 1; b < m.nbody; ++b) {
-    if (w.first[b + 1] == w.first[b]) continue;
     const double* cinert = d.cinert.data() + 10 * b;
     const double* vel = d.cvel.data() + 6 * b;
     double momentum[6];
     MulInertiaVec(momentum, cinert, vel);
-    double map[6 * 12];  // column-major 6 x 12: [I_b | G_b]
-    MatrixOf(map, [&](double* out, const double* in) { MulInertiaVec(out, cinert, in); });
-    MatrixOf(map + 36, [&](double* out, const double* in) {
-      double gyro_a[6], axis_momentum[6], gyro_b[6];
-      CrossForce(gyro_a, in, momentum);
-      MulInertiaVec(axis_momentum, cinert, in);
+    for (int col = 0; col < 6; ++col) {
+      double unit[6] = {0, 0, 0, 0, 0, 0};
+      unit[col] = 1;
+      double turn[6], inertial[6], gyro_a[6], axis_momentum[6], gyro_b[6];
+      CrossMotion(turn, unit, vel);
+      MulInertiaVec(inertial, cinert, turn);
+      CrossForce(gyro_a, unit, momentum);
+      MulInertiaVec(axis_momentum, cinert, unit);
       CrossForce(gyro_b, vel, axis_momentum);
-      for (int r = 0; r < 6; ++r) out[r] = gyro_a[r] + gyro_b[r];
-    });
-    for (int col = w.first[b]; col < w.first[b + 1]; ++col) {
-      double* f = w.block + 6 * static_cast<std::size_t>(col);
-      const double* cdof = d.cdof.data() + 6 * w.dof[col];
-      double in[12];  // [d cacc; cdof_k]
-      for (int c = 0; c < 6; ++c) {
-        in[c] = f[c];
-        in[6 + c] = cdof[c];
-        f[c] = 0;
-      }
-      AddMatVec<12>(f, map, in);
+      double* q = subtree_map + 36 * b + 6 * col;
+      for (int r = 0; r < 6; ++r) q[r] = inertial[r] + gyro_a[r] + gyro_b[r];
     }
+  }
+  for (int b = m.nbody - 1; b > 0; --b) {
+    const int p = m.body_parentid[b];
+    if (p == 0) continue;
+    for (int e = 0; e < 36; ++e) subtree_map[36 * p + e] += subtree_map[36 * b + e];
   }
 }
 
-// (block = d cfrc / d v, cdof) => lower, upper -= the projections; block summed over subtrees.
-void ProjectColumns(const Model& m, const Data& d, const RneColumns& w, double* lower,
+// (crb, cdof, rate, subtree_map) => lower, upper -= D's entries, body by body.
+void ProjectEntries(const Model& m, const Data& d, const RneWork& w, double* lower,
                     double* upper) {
-  for (int b = m.nbody - 1; b > 0; --b) {
-    const int p = m.body_parentid[b];
-    const int np = w.first[p + 1] - w.first[p];
-    const int nb = w.first[b + 1] - w.first[b];
-    const int dofadr = m.body_dofadr[b];
-    const int* dof = w.dof + w.first[b];
-    const double* f = w.block + 6 * static_cast<std::size_t>(w.first[b]);  // subtree sum now
-    for (int t = 0; t < m.body_dofnum[b]; ++t) {
-      const int i = dofadr + t;
-      const int depth_i = np + t;
+  for (int b = 1; b < m.nbody; ++b) {
+    const int nown = m.body_dofnum[b];
+    if (nown == 0) continue;
+    const int first = m.body_dofadr[b];
+    const int top = m.dof_parentid[first];  // the nearest ancestor dof, -1 at a root
+    const double* crb = d.crb.data() + 10 * b;
+    const double* map = w.subtree_map + 36 * b;
+    for (int t = 0; t < nown; ++t) {
+      const int i = first + t;
       const double* cdof_i = d.cdof.data() + 6 * i;
-      // D(i, k) for the whole chain of b: k an ancestor-or-self of i, or a later own dof
-      for (int c = 0; c < nb; ++c) {
-        const double value = Dot6(cdof_i, f + 6 * c);
-        if (c <= depth_i) {
-          lower[m.dof_Madr[i] + depth_i - c] -= value;
+      double weighted[6], mapped[6];  // crb_b cdof_i and S_b' cdof_i
+      MulInertiaVec(weighted, crb, cdof_i);
+      for (int c = 0; c < 6; ++c) mapped[c] = Dot6(map + 6 * c, cdof_i);
+      auto entry = [&](int k) {
+        return Dot6(weighted, w.rate + 6 * k) + Dot6(mapped, d.cdof.data() + 6 * k);
+      };
+      // own dofs k: D(i, k), lower when k is i or before it, upper after it
+      for (int s = 0; s < nown; ++s) {
+        const int k = first + s;
+        if (s <= t) {
+          lower[m.dof_Madr[i] + t - s] -= entry(k);
         } else {
-          upper[m.dof_Madr[dof[c]] + c - depth_i] -= value;
+          upper[m.dof_Madr[k] + s - t] -= entry(k);
         }
       }
-      // D(a, i) for the ancestors a of b: i moves only b's subtree
-      for (int c = 0; c < np; ++c) {
-        upper[m.dof_Madr[i] + depth_i - c] -= Dot6(d.cdof.data() + 6 * dof[c], f + 6 * depth_i);
+      // ancestors k of b: D(i, k)
+      int a = t + 1;
+      for (int k = top; k >= 0; k = m.dof_parentid[k], ++a) lower[m.dof_Madr[i] + a] -= entry(k);
+      // D(k, i) for the ancestors k: i moves only b's subtree, the sum is crb_b a_i + S_b cdof_i
+      double force[6];
+      MulInertiaVec(force, crb, w.rate + 6 * i);
+      for (int c = 0; c < 6; ++c) {
+        for (int r = 0; r < 6; ++r) force[r] += map[6 * c + r] * cdof_i[c];
+      }
+      a = t + 1;
+      for (int k = top; k >= 0; k = m.dof_parentid[k], ++a) {
+        upper[m.dof_Madr[i] + a] -= Dot6(d.cdof.data() + 6 * k, force);
       }
     }
-    if (p == 0) continue;  // trees do not exchange forces through the world
-    double* parent = w.block + 6 * static_cast<std::size_t>(w.first[p]);
-    for (int e = 0; e < 6 * np; ++e) parent[e] += f[e];
   }
 }
 
@@ -215,18 +158,18 @@ void ProjectColumns(const Model& m, const Data& d, const RneColumns& w, double* 
 
 ArenaPlan RneDerivativePlan(const Model& m) {
   ArenaPlan plan;
-  RneColumns().Blocks(plan, m.nbody, CountColumns(m));
+  RneWork().Blocks(plan, m);
   return plan;
 }
 
 void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
   ArenaScope scope(d.arena);
   ArenaCarve carve(d.arena);
-  RneColumns w;
-  w.Blocks(carve, m.nbody, CountColumns(m));
-  AccelerationColumns(m, d, w);
-  ForceColumns(m, d, w);
-  ProjectColumns(m, d, w, lower, upper);
+  RneWork w;
+  w.Blocks(carve, m);
+  DofRates(m, d, w.rate);
+  SubtreeMaps(m, d, w.subtree_map);
+  ProjectEntries(m, d, w, lower, upper);
 }
 
 }  // namespace gauss
