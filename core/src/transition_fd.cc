@@ -17,13 +17,11 @@ namespace {
 
 constexpr unsigned kInputState = kStateIntegration;
 
-// Integrators that evaluate the dynamics once, at the start state, and leave that evaluation's
-// position and velocity stages in Data: only with them may perturbed steps skip stages.
+}  // namespace
+
 bool SingleEvaluationIntegrator(const std::string& name) {
   return name == "euler" || name == "implicit" || name == "implicitfast";
 }
-
-}  // namespace
 
 void DifferentiatePosition(const Model& m, double* qvel, double h, const double* qpos1,
                            const double* qpos2) {
