@@ -13,21 +13,10 @@ void Arena::Reserve(std::size_t n_doubles) {
   peak_ = 0;
 }
 
-double* Arena::Doubles(std::size_t n) {
-  if (top_ + n > buffer_.size()) {
-    throw Error("scratch arena exhausted: " + std::to_string(n) + " doubles requested with " +
-                std::to_string(buffer_.size() - top_) + " of " + std::to_string(buffer_.size()) +
-                " free (an internal sizing error; please report the model)");
-  }
-  double* out = buffer_.data() + top_;
-  top_ += n;
-  if (top_ > peak_) peak_ = top_;
-  return out;
-}
-
-int* Arena::Ints(std::size_t n) {
-  // ints are carved from doubles: round up to whole doubles to keep alignment
-  return reinterpret_cast<int*>(Doubles(ArenaDoubles<int>(n)));
+void Arena::ThrowExhausted(std::size_t n) const {
+  throw Error("scratch arena exhausted: " + std::to_string(n) + " doubles requested with " +
+              std::to_string(buffer_.size() - top_) + " of " + std::to_string(buffer_.size()) +
+              " free (an internal sizing error; please report the model)");
 }
 
 // (name, doubles) => held, peak

@@ -87,8 +87,10 @@ PluginCallScope::PluginCallScope(const char* kind, const char* name, const char*
 }
 
 PluginCallScope::~PluginCallScope() {
-  // left by an exception: remember the innermost call it came from
-  if (std::uncaught_exceptions() > 0 && !t_has_last_throwing) {
+  // left by an exception: remember the innermost call it came from (one query: it reads the
+  // thread's exception state, a call into the C++ runtime on every plugin call)
+  const bool unwinding = std::uncaught_exceptions() > 0;
+  if (unwinding && !t_has_last_throwing) {
     t_last_throwing = call_;
     if (call_.name) {
       strncpy(t_last_throwing_name, call_.name, sizeof(t_last_throwing_name) - 1);
@@ -98,7 +100,7 @@ PluginCallScope::~PluginCallScope() {
     t_has_last_throwing = true;
   }
   t_current = outer_;
-  if (outer_ == nullptr && std::uncaught_exceptions() == 0) t_has_last_throwing = false;
+  if (outer_ == nullptr && !unwinding) t_has_last_throwing = false;
 }
 
 void InstallCrashReport(const char* program) {

@@ -89,6 +89,7 @@ double ScalarPosition(const Model& m, const Data& d, EqType type, int id, double
 }  // namespace
 
 void AddEqualityRows(const Model& m, Data& d) {
+  if (m.neq == 0) return;  // (nothing to carve scratch for: the common case)
   const int nv = m.nv;
   ArenaScope scope(d.arena);
   EqualityScratch s;

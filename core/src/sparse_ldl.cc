@@ -133,6 +133,32 @@ bool SparseLDL::Update(int nnz, const int* index, const double* values, double s
   return ok;
 }
 
+// (n, bound on L's entries) => TakeStorageFor's blocks
+ArenaPlan SparseLDL::CopyPlan(int n, std::size_t nnz_L) {
+  ArenaPlan plan;
+  Values().Blocks(plan, n, nnz_L);
+  return plan;
+}
+
+void SparseLDL::TakeStorageFor(const SparseLDL& source, Arena& arena) {
+  n_ = source.n_;
+  Lp_ = source.Lp_;
+  Li_ = source.Li_;
+  parent_ = source.parent_;
+  ArenaCarve carve(arena);
+  Values values;
+  values.Blocks(carve, n_, static_cast<std::size_t>(source.nonzeros()));
+  Lx_ = values.Lx;
+  D_ = values.D;
+  work_ = values.work;
+  std::fill(work_, work_ + n_, 0.0);
+}
+
+void SparseLDL::CopyValues(const SparseLDL& source) {
+  std::copy(source.Lx_, source.Lx_ + source.nonzeros(), Lx_);
+  std::copy(source.D_, source.D_ + n_, D_);
+}
+
 void SparseLDL::Solve(double* x) const {
   // L z = x, then D w = z, then L' x = w
   for (int j = 0; j < n_; ++j) {

@@ -40,8 +40,15 @@ class Arena {
   void Reserve(std::size_t n_doubles);
 
   // Take n doubles (uninitialised) / n ints from the top of the stack. Throws gauss::Error
-  // naming the request and the capacity when the arena is exhausted.
-  double* Doubles(std::size_t n);
+  // naming the request and the capacity when the arena is exhausted. Inline: a step takes
+  // dozens of blocks, and on small models the calls showed in the profile (docs/performance.md).
+  double* Doubles(std::size_t n) {
+    if (top_ + n > buffer_.size()) ThrowExhausted(n);
+    double* out = buffer_.data() + top_;
+    top_ += n;
+    if (top_ > peak_) peak_ = top_;
+    return out;
+  }
   int* Ints(std::size_t n);
 
   std::size_t Mark() const { return top_; }
@@ -54,6 +61,8 @@ class Arena {
   void ResetPeak() { peak_ = top_; }
 
  private:
+  [[noreturn]] void ThrowExhausted(std::size_t n) const;
+
   std::vector<double> buffer_;
   std::size_t top_ = 0;
   std::size_t peak_ = 0;
@@ -78,6 +87,11 @@ template <class T>
 constexpr std::size_t ArenaDoubles(std::size_t n) {
   static_assert(alignof(T) <= alignof(double), "arena blocks are aligned to a double");
   return (n * sizeof(T) + sizeof(double) - 1) / sizeof(double);
+}
+
+inline int* Arena::Ints(std::size_t n) {
+  // ints are carved from doubles: round up to whole doubles to keep alignment
+  return reinterpret_cast<int*>(Doubles(ArenaDoubles<int>(n)));
 }
 
 // A declared allocation: named blocks taken in order, and the scratch of callees that take and

@@ -29,6 +29,15 @@ class SparseLDL {
 
   int nonzeros() const { return n_ > 0 ? Lp_[n_] : 0; }
 
+  // A second factor of `source`'s pattern, for temporary rank-one updates on top of a factor
+  // that is kept (Newton's elliptic cone curvature, plugins/solvers/newton/hessian.cc):
+  // TakeStorageFor shares source's pattern and takes L's values, D and the update workspace
+  // from `arena` (CopyPlan); CopyValues then copies source's L and D into them, as often as
+  // needed while source keeps its pattern (Update keeps it; Factor makes a new one).
+  void TakeStorageFor(const SparseLDL& source, Arena& arena);
+  void CopyValues(const SparseLDL& source);
+  static ArenaPlan CopyPlan(int n, std::size_t nnz_L);
+
   // Scratch of Factor for an n x n matrix whose factor L has at most nnz_L entries below the
   // diagonal (n (n - 1) / 2 always bounds it). Factor carves the same blocks.
   static ArenaPlan Plan(int n, std::size_t nnz_L);
@@ -54,6 +63,15 @@ class SparseLDL {
       take(&count, n, "ldl count");
       take(&Lp, n + 1, "ldl Lp");
       take(&D, n, "ldl D");
+    }
+  };
+  struct Values {
+    double *Lx, *D, *work;
+    template <class Take>
+    void Blocks(Take& take, int n, std::size_t nnz_L) {
+      take(&Lx, nnz_L, "ldl copy Lx");
+      take(&D, n, "ldl copy D");
+      take(&work, n, "ldl copy work");
     }
   };
   struct Numeric {

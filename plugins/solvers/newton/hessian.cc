@@ -1,11 +1,13 @@
 // Assembly and factorization of Newton's Hessian (hessian.h).
 //
 // Sparse form: columns are numbered in reverse dof order, so that a dof's descendants come
-// before it and the tree-structured M factors without fill; the constraint part adds, for every
-// row on a quadratic piece, D_i J_i' J_i, and for every elliptic contact on the cone surface
-// J_c' Hc J_c with Hc its curvature block; rows of one constraint share their columns and are
-// summed into one dense block first. Entries are listed column by column (duplicates are summed
-// by the factorization).
+// before it and the tree-structured M factors without fill; the base factor's constraint part
+// adds, for every row on a quadratic piece, D_i J_i' J_i (rows of one constraint share their
+// columns and are summed into one dense block first; entries are listed column by column,
+// duplicates are summed by the factorization). Every constraint's block is in the pattern, so
+// that rank-one changes of it stay inside the factor's: rows changing their piece, and every
+// elliptic contact on its cone surface, J_c' Hc J_c = sum_k d_k w_k w_k' from Hc = L diag(d) L'
+// and w_k = J_c' L e_k, added to a copy of the base factor.
 #include "hessian.h"
 
 #include <algorithm>
@@ -60,10 +62,32 @@ std::size_t MaxPatternEntries(int nM, int njmax, int row_nonzeros) {
          static_cast<std::size_t>(njmax) * row_nonzeros * (row_nonzeros + 1) / 2;
 }
 
+// Hc = L diag(d) L' for the positive semidefinite curvature hc (dim x dim, row-major): the
+// unit lower L overwrites hc's strict lower triangle. Hc is singular on the cone surface
+// ((T, j_t) is in its null space), so a pivot may be round-off: a pivot at most `tiny` gets
+// d = 0 and its column drops out (what it would carry is round-off as well). Reads and writes
+// hc, writes d (dim).
+void FactorSemidefinite(double* hc, int dim, double* d) {
+  double largest = 0;
+  for (int k = 0; k < dim; ++k) largest = std::max(largest, hc[k * dim + k]);
+  const double tiny = 1e-12 * largest;
+  for (int k = 0; k < dim; ++k) {
+    double pivot = hc[k * dim + k];
+    for (int t = 0; t < k; ++t) pivot -= hc[k * dim + t] * hc[k * dim + t] * d[t];
+    d[k] = pivot > tiny ? pivot : 0.0;
+    for (int r = k + 1; r < dim; ++r) {
+      double v = hc[r * dim + k];
+      for (int t = 0; t < k; ++t) v -= hc[r * dim + t] * hc[k * dim + t] * d[t];
+      hc[r * dim + k] = d[k] > 0 ? v / d[k] : 0.0;
+    }
+  }
+}
+
 }  // namespace
 
 // (sizes) => the blocks Factor takes
-ArenaPlan NewtonHessian::Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse) {
+ArenaPlan NewtonHessian::Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse,
+                              Cone cone) {
   ArenaPlan plan;
   NewtonHessian h;
   if (!sparse) {
@@ -77,7 +101,9 @@ ArenaPlan NewtonHessian::Plan(int nv, int nM, int njmax, int row_nonzeros, bool 
   Pattern pattern;
   pattern.ColumnBlocks(plan, nv);
   pattern.EntryBlocks(plan, nv, MaxPatternEntries(nM, njmax, row_nonzeros));
-  plan.Append(SparseLDL::Plan(nv, static_cast<std::size_t>(nv) * (nv - 1) / 2));
+  const std::size_t most_L = static_cast<std::size_t>(nv) * (nv - 1) / 2;
+  plan.Append(SparseLDL::Plan(nv, most_L));
+  if (cone == Cone::kElliptic) plan.Append(SparseLDL::CopyPlan(nv, most_L));
   return plan;
 }
 
@@ -89,17 +115,16 @@ bool NewtonHessian::Factor(const ConstraintProblem& p, const double* jar, const 
   ArenaCarve carve(arena);
   UpdateBlocks(carve, p.nv, p.nefc);
   std::copy(state, state + p.nefc, factored_state_);
-  return FactorSparse(p, jar, state, arena);
+  if (!FactorSparse(p, state, arena)) return false;
+  if (p.cone == Cone::kElliptic) with_cones_.TakeStorageFor(sparse_, arena);
+  return AddConeCurvature(p, jar, state);
 }
 
-bool NewtonHessian::Update(const ConstraintProblem& p, const int* state) {
+bool NewtonHessian::Update(const ConstraintProblem& p, const double* jar, const int* state) {
   if (!is_sparse_) return false;
   constexpr int kQuadratic = static_cast<int>(ConstraintState::kQuadratic);
-  constexpr int kCone = static_cast<int>(ConstraintState::kCone);
   int changed = 0;
   for (int i = 0; i < p.nefc; ++i) {
-    // the cone curvature moves with jar: not a rank-one change
-    if (state[i] == kCone || factored_state_[i] == kCone) return false;
     if ((state[i] == kQuadratic) != (factored_state_[i] == kQuadratic)) ++changed;
   }
   // many changes: a new factorization costs less than as many rank-one updates
@@ -119,6 +144,41 @@ bool NewtonHessian::Update(const ConstraintProblem& p, const int* state) {
     factored_state_[i] = state[i];
     --changed;
   }
+  return AddConeCurvature(p, jar, state);
+}
+
+bool NewtonHessian::AddConeCurvature(const ConstraintProblem& p, const double* jar,
+                                     const int* state) {
+  active_ = &sparse_;
+  if (p.cone != Cone::kElliptic) return true;
+  for (int i = 0; i < p.nefc; ++i) {
+    // a contact on its cone surface has all its rows in that state; i is its first row
+    if (state[i] != static_cast<int>(ConstraintState::kCone)) continue;
+    if (active_ == &sparse_) {
+      with_cones_.CopyValues(sparse_);
+      active_ = &with_cones_;
+    }
+    const Contact& c = p.contact[p.id[i]];
+    double hc[kMaxDim * kMaxDim], d[kMaxDim];
+    EllipticConeCurvature(p, c, jar + i, hc);
+    FactorSemidefinite(hc, c.dim, d);
+    // the contact's rows share their columns: w_k = sum_{r >= k} L(r, k) J_r over them
+    const int adr = p.J_rowadr[i];
+    const int nnz = p.J_rownnz[i];
+    for (int q = 0; q < nnz; ++q) update_index_[q] = nv_ - 1 - p.J_colind[adr + q];
+    for (int k = 0; k < c.dim; ++k) {
+      if (d[k] == 0) continue;
+      const double* diagonal_row = p.J_sparse + p.J_rowadr[i + k];  // L(k, k) = 1
+      for (int q = 0; q < nnz; ++q) update_value_[q] = diagonal_row[q];
+      for (int r = k + 1; r < c.dim; ++r) {
+        const double l = hc[r * c.dim + k];
+        const double* row = p.J_sparse + p.J_rowadr[i + r];
+        for (int q = 0; q < nnz; ++q) update_value_[q] += l * row[q];
+      }
+      if (!with_cones_.Update(nnz, update_index_, update_value_, d[k])) return false;
+    }
+    i += c.dim - 1;
+  }
   return true;
 }
 
@@ -135,8 +195,7 @@ bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, c
                              SmallPivot::kFail, first_) == kCholeskyComplete;
 }
 
-bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, const int* state,
-                                 Arena& arena) {
+bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const int* state, Arena& arena) {
   const int nv = p.nv;
   // 1. the constraint part as dense blocks over each constraint's columns: the rows of one
   //    contact share their columns (the union of the two bodies' dof chains), so their terms
@@ -159,37 +218,6 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
            p.type[i] >= ConstraintType::kContactFrictionless;
   };
   for (int i = 0; i < p.nefc;) {
-    if (state[i] == static_cast<int>(ConstraintState::kCone)) {
-      // elliptic contact on the cone surface: J_c' Hc J_c with its rows' common columns
-      const Contact& c = p.contact[p.id[i]];
-      double hc[kMaxDim * kMaxDim];
-      EllipticConeCurvature(p, c, jar + i, hc);
-      Block& b = new_block(i);
-      // G = Hc J_c (dim x n), then the block += J_c' G: dim n^2/2 products instead of
-      // dim^2 n^2/2. G fits the plan: the contact's dim rows have dim blocks' worth of space
-      // (MaxBlockValues) but use one, and dim n <= (dim - 1) n^2 for dim >= 2, n >= 2
-      double* G = arena.Doubles(static_cast<std::size_t>(c.dim) * b.n);
-      for (int r1 = 0; r1 < c.dim; ++r1) {
-        double* g = G + r1 * b.n;
-        for (int q = 0; q < b.n; ++q) g[q] = 0;
-        for (int r2 = 0; r2 < c.dim; ++r2) {
-          const double w = hc[r1 * c.dim + r2];
-          const double* v = p.J_sparse + p.J_rowadr[i + r2];
-          for (int q = 0; q < b.n; ++q) g[q] += w * v[q];
-        }
-      }
-      for (int r1 = 0; r1 < c.dim; ++r1) {
-        const double* u = p.J_sparse + p.J_rowadr[i + r1];
-        const double* g = G + r1 * b.n;
-        for (int q = 0; q < b.n; ++q) {
-          const double uq = u[q];
-          double* out = b.values + q * b.n;
-          for (int t = 0; t <= q; ++t) out[t] += uq * g[t];
-        }
-      }
-      i += c.dim;
-      continue;
-    }
     // every constraint gets its block, zero where no row is quadratic: the factor's pattern
     // then holds every row's J_i' J_i, so rows entering or leaving their quadratic piece later
     // are rank-one updates inside it (Update)
@@ -205,8 +233,7 @@ bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const double* jar, 
         }
       }
       ++j;
-    } while (j < p.nefc && same_constraint(i, j) &&
-             state[j] != static_cast<int>(ConstraintState::kCone));
+    } while (j < p.nefc && same_constraint(i, j));
     i = j;
   }
 
@@ -255,7 +282,7 @@ void NewtonHessian::Solve(double* x) const {
   }
   // the sparse factor works in reverse dof order
   for (int i = 0, j = nv_ - 1; i < j; ++i, --j) std::swap(x[i], x[j]);
-  sparse_.Solve(x);
+  active_->Solve(x);
   for (int i = 0, j = nv_ - 1; i < j; ++i, --j) std::swap(x[i], x[j]);
 }
 

@@ -1,6 +1,10 @@
 // Newton's Hessian H = M + J' s''(jar) J and its factorization: dense Cholesky
 // (gauss/dense_cholesky.h) for small models, sparse L D L' (gauss/sparse_ldl.h) in reverse dof
-// order when the Jacobian is sparse.
+// order when the Jacobian is sparse. The sparse factor is kept in two parts: a base factor of
+// M + D_i J_i' J_i over the quadratic rows, brought to new row states by rank-one updates, and,
+// with elliptic contacts on their cone surface, a copy of it with their curvature J_c' Hc J_c
+// added as rank-one updates (Hc moves with jar, so it is re-added at every point instead of
+// being part of the factor that is kept).
 #pragma once
 
 #include "gauss/arena.h"
@@ -21,11 +25,12 @@ class NewtonHessian {
   bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena,
               bool sparse);
 
-  // Brings the factor from the row states it was built at to `state` (same point of the line
-  // search's path, jar aside) by rank-one updates for the rows that entered or left their
-  // quadratic piece, as long as that is cheaper and possible (sparse factor, no elliptic
-  // contact on its cone surface, no pivot lost). Returns false otherwise: call Factor.
-  bool Update(const ConstraintProblem& p, const int* state);
+  // Brings the factor from the point it was built or last updated at to (jar, state): rank-one
+  // updates of the base factor for the rows that entered or left their quadratic piece, then
+  // the cone curvature of the elliptic contacts on their cone surface at jar, as long as that
+  // is cheaper and possible (sparse factor, few rows changed, no pivot lost). Returns false
+  // otherwise: call Factor.
+  bool Update(const ConstraintProblem& p, const double* jar, const int* state);
 
   // x <- H^-1 x
   void Solve(double* x) const;
@@ -34,17 +39,21 @@ class NewtonHessian {
   // entries and at most njmax rows of at most `row_nonzeros` entries. Dense: the factor. Sparse:
   // the update arrays, the constraint blocks, H's pattern and the L D L' factor, whose fill is
   // bounded by the full triangle. Factor carves the same blocks (and checks the data-dependent
-  // sizes against their bounds).
-  static ArenaPlan Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse);
+  // sizes against their bounds); with elliptic cones, the sparse factor's copy as well.
+  static ArenaPlan Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse,
+                        Cone cone = Cone::kPyramidal);
 
  private:
   bool FactorDense(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena);
-  bool FactorSparse(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena);
+  bool FactorSparse(const ConstraintProblem& p, const int* state, Arena& arena);
+  bool AddConeCurvature(const ConstraintProblem& p, const double* jar, const int* state);
 
   int nv_ = 0;
   double* dense_ = nullptr;  // dense: the Cholesky factor L (lower, row-major)
   int* first_ = nullptr;     // dense: first nonzero column of each row of L
-  SparseLDL sparse_;
+  SparseLDL sparse_;            // sparse: the base factor (quadratic rows only)
+  SparseLDL with_cones_;        // sparse, elliptic: sparse_ plus the cone curvature
+  const SparseLDL* active_ = nullptr;  // sparse: the factor Solve uses (one of the two)
   bool is_sparse_ = false;
   int* factored_state_ = nullptr;  // sparse: row states the factor holds (nefc)
   int* update_index_ = nullptr;    // sparse: one row for Update (nv)

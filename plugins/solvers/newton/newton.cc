@@ -66,7 +66,7 @@ class NewtonSolver : public ConstraintSolver {
     ArenaPlan plan;
     if (!IsSparse(m)) plan.Append(SparseRowsPlan(m.nv, nj));
     PrimalWork().Blocks(plan, m.nv, nj);
-    plan.Append(NewtonHessian::Plan(m.nv, m.nM, nj, MaxRowNonzeros(m), IsSparse(m)));
+    plan.Append(NewtonHessian::Plan(m.nv, m.nM, nj, MaxRowNonzeros(m), IsSparse(m), m.opt.cone));
     plan.Within("primal iteration", PrimalWork::IterationPlan(nj));
     return plan.doubles();
   }
@@ -87,13 +87,14 @@ class NewtonSolver : public ConstraintSolver {
 
     StartPrimal(p, pt);
     // the factorization lives from here on; a new one replaces it (Release), while rows that
-    // only entered or left their quadratic piece are rank-one updates of it
+    // only entered or left their quadratic piece (and the elliptic cone curvature, added to a
+    // copy) are rank-one updates of it
     const std::size_t factor_mark = arena.Mark();
     NewtonHessian hessian;
     bool factored = false;
     for (int iter = 0; iter < p.iterations; ++iter) {
       // direction: -H^-1 grad with the exact Hessian at the current point
-      if (!factored || !hessian.Update(p, pt.state)) {
+      if (!factored || !hessian.Update(p, pt.jar, pt.state)) {
         arena.Release(factor_mark);
         factored = hessian.Factor(p, pt.jar, pt.state, arena, sparse_hessian);
         GAUSS_DEMAND(factored, "the Hessian M + J'Hs J is positive definite (M is)");

@@ -26,6 +26,23 @@ struct WBlocks {
   }
 };
 
+// W by columns (addresses, rows, values and a fill cursor per dof), with the marks, row list
+// and accumulator of AR's build; `entries` bounds W's nonzeros.
+struct ColumnBlocks {
+  int *coladr, *cursor, *colrow, *mark, *rows;
+  double *colval, *accumulator;
+  template <class Take>
+  void Blocks(Take& take, int n, int nv, std::size_t entries) {
+    take(&coladr, static_cast<std::size_t>(nv) + 1, "W column addresses");
+    take(&cursor, nv, "W column cursor");
+    take(&colrow, entries, "W column rows");
+    take(&colval, entries, "W column values");
+    take(&mark, n, "AR row marks");
+    take(&rows, n, "AR row pattern");
+    take(&accumulator, n, "AR row accumulator");
+  }
+};
+
 }  // namespace
 
 // (nv, njmax) => b, W, then AR's scaled row, diagonal and values at their bound
@@ -35,7 +52,7 @@ ArenaPlan DualProblem::Plan(int nv, int njmax) {
   double* b = nullptr;
   plan(&b, n, "b");
   WBlocks().Blocks(plan, n, nv);
-  plan(&b, nv, "AR scaled row");
+  ColumnBlocks().Blocks(plan, n, nv, static_cast<std::size_t>(n) * nv);
   plan(&b, n, "AR diagonal");
   // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap): row
   // addresses and counts, then (pairs + n) columns and values, less than n^2 + 2n doubles
@@ -114,72 +131,69 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
 
 void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   const std::size_t n = static_cast<std::size_t>(n_);
-  // rows i and j interact when their dof lists (decreasing) overlap
-  auto overlap = [&](int i, int j) {
-    const int ni = W_rownnz_[i], nj = W_rownnz_[j];
-    if (ni == 0 || nj == 0) return false;
-    const int* di = W_dof_ + W_rowadr_[i];
-    const int* dj = W_dof_ + W_rowadr_[j];
-    return di[ni - 1] <= dj[0] && dj[nj - 1] <= di[0];
-  };
-  std::size_t pairs = 0;
+  const int nv = p.nv;
+  const std::size_t entries = n_ > 0 ? W_rowadr_[n_ - 1] + W_rownnz_[n_ - 1] : 0;
+  ArenaCarve carve(arena);
+  ColumnBlocks c;
+  c.Blocks(carve, n_, nv, entries);
+  // W by columns: count each dof's rows, then place them (rows increasing)
+  std::fill(c.coladr, c.coladr + nv + 1, 0);
+  for (std::size_t e = 0; e < entries; ++e) ++c.coladr[W_dof_[e] + 1];
+  for (int k = 0; k < nv; ++k) c.coladr[k + 1] += c.coladr[k];
+  std::copy(c.coladr, c.coladr + nv, c.cursor);
   for (int i = 0; i < n_; ++i) {
-    for (int j = 0; j < n_; ++j) pairs += overlap(i, j);
-  }
-  // A_ij = sum over the common dofs of W_ik W_jk / D_k: row i scattered (divided by D) into a
-  // dense vector, row j gathered from it
-  double* scaled = arena.Doubles(p.nv);
-  std::fill(scaled, scaled + p.nv, 0.0);
-  auto product = [&](int j) {
-    double sum = 0;
-    const int* dj = W_dof_ + W_rowadr_[j];
-    const double* wj = W_ + W_rowadr_[j];
-    for (int t = 0; t < W_rownnz_[j]; ++t) sum += wj[t] * scaled[dj[t]];
-    return sum;
-  };
-  auto scatter = [&](int i, bool clear) {
-    const int* di = W_dof_ + W_rowadr_[i];
-    const double* wi = W_ + W_rowadr_[i];
-    for (int t = 0; t < W_rownnz_[i]; ++t) {
-      scaled[di[t]] = clear ? 0.0 : wi[t] * p.qLDiagInv[di[t]];
+    for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
+      const int e = c.cursor[W_dof_[t]]++;
+      c.colrow[e] = i;
+      c.colval[e] = W_[t];
     }
-  };
+  }
+  W_coladr_ = c.coladr;
+  W_colrow_ = c.colrow;
+  W_colval_ = c.colval;
+  dof_parentid_ = p.dof_parentid;
+
+  // AR's pattern: the number of interacting pairs picks the storage
+  std::fill(c.mark, c.mark + n, -1);
+  std::size_t pairs = 0;
+  for (int i = 0; i < n_; ++i) pairs += InteractingRows(i, c.mark, c.rows);
   double* diag = arena.Doubles(n);
   diag_ = diag;
 
   if (3 * pairs > n * n) {
-    // mostly coupled (one kinematic tree): dense rows, contiguous dot products in the sweeps
+    // mostly coupled (one kinematic tree): dense rows, contiguous dot products in the sweeps;
+    // the lower triangle from each row's products, mirrored
     double* dense = arena.Doubles(n * n);
     std::fill(dense, dense + n * n, 0.0);
     for (int i = 0; i < n_; ++i) {
-      scatter(i, false);
-      for (int j = 0; j <= i; ++j) {
-        if (overlap(i, j)) dense[i * n + j] = dense[j * n + i] = product(j);
-      }
-      scatter(i, true);
-      dense[i * n + i] += p.R[i];
-      diag[i] = dense[i * n + i];
+      double* row = dense + i * n;
+      AddRowProducts(p, i, i + 1, row);
+      for (int j = 0; j < i; ++j) dense[j * n + i] = row[j];
+      row[i] += p.R[i];
+      diag[i] = row[i];
     }
     dense_ = dense;
     return;
   }
   int* rowadr = arena.Ints(n);
   int* rownnz = arena.Ints(n);
-  int* col = arena.Ints(pairs + n);
-  double* val = arena.Doubles(pairs + n);
+  int* col = arena.Ints(pairs);
+  double* val = arena.Doubles(pairs);
+  double* acc = c.accumulator;
+  std::fill(c.mark, c.mark + n, -1);
   int adr = 0;
   for (int i = 0; i < n_; ++i) {
-    rowadr[i] = adr;
-    scatter(i, false);
-    for (int j = 0; j < n_; ++j) {
-      if (j != i && !overlap(i, j)) continue;
-      col[adr] = j;
-      val[adr] = product(j) + (j == i ? p.R[i] : 0.0);
-      if (j == i) diag[i] = val[adr];
-      ++adr;
+    const int count = InteractingRows(i, c.mark, col + adr);
+    for (int e = adr; e < adr + count; ++e) acc[col[e]] = 0;
+    AddRowProducts(p, i, n_, acc);
+    for (int e = adr; e < adr + count; ++e) {
+      const int j = col[e];
+      val[e] = acc[j] + (j == i ? p.R[i] : 0.0);
+      if (j == i) diag[i] = val[e];
     }
-    scatter(i, true);
-    rownnz[i] = adr - rowadr[i];
+    rowadr[i] = adr;
+    rownnz[i] = count;
+    adr += count;
   }
   AR_rowadr_ = rowadr;
   AR_rownnz_ = rownnz;
@@ -187,20 +201,40 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   AR_val_ = val;
 }
 
-double DualProblem::Residual(int i, const double* f) const {
-  if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
-  double r = b_[i];
-  const int adr = AR_rowadr_[i];
-  for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
-  return r;
+void DualProblem::AddRowProducts(const ConstraintProblem& p, int i, int end,
+                                 double* row) const {
+  const int* dofs = W_dof_ + W_rowadr_[i];
+  const double* wi = W_ + W_rowadr_[i];
+  for (int t = 0; t < W_rownnz_[i]; ++t) {
+    const int k = dofs[t];
+    const double scaled = wi[t] * p.qLDiagInv[k];
+    for (int e = W_coladr_[k]; e < W_coladr_[k + 1]; ++e) {
+      const int j = W_colrow_[e];
+      if (j >= end) break;  // a column's rows are increasing
+      row[j] += W_colval_[e] * scaled;
+    }
+  }
 }
 
-double DualProblem::At(int i, int j) const {
-  if (dense_) return dense_[static_cast<std::size_t>(i) * n_ + j];
-  const int* begin = AR_col_ + AR_rowadr_[i];
-  const int* end = begin + AR_rownnz_[i];
-  const int* it = std::lower_bound(begin, end, j);
-  return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
+int DualProblem::InteractingRows(int i, int* mark, int* rows) const {
+  // every row on a dof tree holds its root dof: the rows on i's root dofs
+  const int* dofs = W_dof_ + W_rowadr_[i];
+  int count = 0, roots = 0;
+  for (int t = 0; t < W_rownnz_[i]; ++t) {
+    const int k = dofs[t];
+    if (dof_parentid_[k] >= 0) continue;
+    ++roots;
+    for (int e = W_coladr_[k]; e < W_coladr_[k + 1]; ++e) {
+      const int j = W_colrow_[e];
+      if (mark[j] == i) continue;
+      mark[j] = i;
+      rows[count++] = j;
+    }
+  }
+  if (count == 0) rows[count++] = i;  // a row on no dof: its diagonal (R) alone
+  // one root's rows come increasing already
+  if (roots > 1) std::sort(rows, rows + count);
+  return count;
 }
 
 double DualProblem::Cost(const double* f) const {

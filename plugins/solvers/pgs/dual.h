@@ -4,16 +4,21 @@
 //
 // With the kernel's factor M = L'DL (tree-sparse, gauss/sparse_inertia.h), the rows of
 // W = L^-T J' live on the dofs of each row's dof chains (their ancestors included), so
-// AR_ij = sum_k W_ik W_jk / D_k runs over the common dofs of two rows only and is zero for
-// rows on different kinematic trees: AR is stored sparse (CSR, columns increasing) unless
-// most rows interact (one tree), and a Gauss-Seidel update of row i costs its nonzeros, not
-// nefc. M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
+// AR_ij = sum_k W_ik W_jk / D_k runs over the common dofs of two rows only. Since a row's
+// dofs hold all their ancestors, two rows share a dof exactly when they share the root dof of
+// a dof tree: AR's pattern follows from W's root columns. AR is stored sparse (CSR, columns
+// increasing) unless most pairs of rows interact (one tree), and is built column by column of
+// W (each row of AR from the rows of W on its dofs), so its cost is the products that are not
+// zero. A Gauss-Seidel update of row i costs the nonzeros of its row, not nefc.
+// M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "gauss/arena.h"
 #include "gauss/constraint.h"
+#include "gauss/math.h"
 
 namespace gauss {
 
@@ -27,10 +32,24 @@ class DualProblem {
   void Build(const ConstraintProblem& p, Arena& arena);
 
   int size() const { return n_; }
-  // b_i + (AR f)_i: the dual gradient of row i
-  double Residual(int i, const double* f) const;
+  // whether AR is stored dense (n x n) rather than sparse
+  bool dense() const { return dense_ != nullptr; }
+  // b_i + (AR f)_i: the dual gradient of row i (inline: the sweeps' innermost call)
+  double Residual(int i, const double* f) const {
+    if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
+    double r = b_[i];
+    const int adr = AR_rowadr_[i];
+    for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
+    return r;
+  }
   // AR_ij (0 where not stored)
-  double At(int i, int j) const;
+  double At(int i, int j) const {
+    if (dense_) return dense_[static_cast<std::size_t>(i) * n_ + j];
+    const int* begin = AR_col_ + AR_rowadr_[i];
+    const int* end = begin + AR_rownnz_[i];
+    const int* it = std::lower_bound(begin, end, j);
+    return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
+  }
   double Diagonal(int i) const { return diag_[i]; }
   // 1/2 f'AR f + f'b
   double Cost(const double* f) const;
@@ -41,6 +60,12 @@ class DualProblem {
  private:
   void BuildW(const ConstraintProblem& p, Arena& arena);
   void BuildAR(const ConstraintProblem& p, Arena& arena);
+  // row i's AR entries (i's dofs scattered over the rows of W on them) added to row[j] for
+  // the j < end that share a dof with i, in decreasing dof order (the same sums for every
+  // storage)
+  void AddRowProducts(const ConstraintProblem& p, int i, int end, double* row) const;
+  // the rows sharing a dof with row i (i itself included), increasing; returns their count
+  int InteractingRows(int i, int* mark, int* rows) const;
 
   int n_ = 0;
   const double* b_ = nullptr;
@@ -56,6 +81,12 @@ class DualProblem {
   int* W_rownnz_ = nullptr;
   int* W_dof_ = nullptr;
   double* W_ = nullptr;
+  // W by columns: the rows on dof k (increasing) and their values, from W_coladr_[k] to
+  // W_coladr_[k + 1]
+  int* W_coladr_ = nullptr;
+  int* W_colrow_ = nullptr;
+  double* W_colval_ = nullptr;
+  const int* dof_parentid_ = nullptr;
 };
 
 }  // namespace gauss

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstddef>
 
+#include <string>
+
 #include "gauss/dense_cholesky.h"
+#include "gauss/error.h"
 #include "gauss/types.h"
 
 namespace gauss {
@@ -23,10 +26,12 @@ double Dot(const double* a, const double* b, int n) {
   return s;
 }
 
-}  // namespace
-
-bool EllipseQP(const double* A, const double* b, const double* d, double r, int n, double* x) {
-  if (n < 1 || n > kMaxDim - 1) return false;
+// EllipseQP for n = N known at compile time: the same operations, in the same order, with
+// the loops and the small Cholesky factorizations unrolled.
+template <int N>
+bool EllipseQPOf(const double* A, const double* b, const double* d, double r, double* x) {
+  constexpr int n = N;
+  if constexpr (N < 1) return false;
   // in y = x / d: minimize 1/2 y'(Ay)y + y'(by) over |y| <= r
   double Ay[(kMaxDim - 1) * (kMaxDim - 1)], by[kMaxDim - 1], y[kMaxDim - 1] = {};
   for (int i = 0; i < n; ++i) {
@@ -62,8 +67,10 @@ bool EllipseQP(const double* A, const double* b, const double* d, double r, int 
   return lambda != 0;
 }
 
-double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Contact& c) {
-  const int dim = c.dim;
+// UpdateEllipticContact for contacts of dimension Dim, unrolled as EllipseQPOf.
+template <int Dim>
+double UpdateOf(const DualProblem& dual, double* f, int a, const Contact& c) {
+  constexpr int dim = Dim;
   double A[kMaxDim * kMaxDim], res[kMaxDim], old[kMaxDim];
   for (int i = 0; i < dim; ++i) {
     res[i] = dual.Residual(a + i, f);
@@ -97,7 +104,7 @@ double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Co
       for (int j = 0; j < k; ++j) At[i * k + j] = A[(i + 1) * dim + (j + 1)];
       bt[i] = res[i + 1] - Dot(At + i * k, old + 1, k) + A[(i + 1) * dim] * (fc[0] - old[0]);
     }
-    if (EllipseQP(At, bt, c.friction, fc[0], k, ft)) {
+    if (EllipseQPOf<Dim - 1>(At, bt, c.friction, fc[0], ft)) {
       // on the ellipse: place the result exactly on it (the QCQP stops short by <= 1e-10)
       double s = 0;
       for (int j = 0; j < k; ++j) s += ft[j] * ft[j] / (c.friction[j] * c.friction[j]);
@@ -117,6 +124,32 @@ double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Co
     return 0;
   }
   return change;
+}
+
+}  // namespace
+
+bool EllipseQP(const double* A, const double* b, const double* d, double r, int n, double* x) {
+  switch (n) {
+    case 1: return EllipseQPOf<1>(A, b, d, r, x);
+    case 2: return EllipseQPOf<2>(A, b, d, r, x);
+    case 3: return EllipseQPOf<3>(A, b, d, r, x);
+    case 4: return EllipseQPOf<4>(A, b, d, r, x);
+    case 5: return EllipseQPOf<5>(A, b, d, r, x);
+    default: return false;
+  }
+}
+
+double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Contact& c) {
+  switch (c.dim) {
+    case 1: return UpdateOf<1>(dual, f, a, c);
+    case 2: return UpdateOf<2>(dual, f, a, c);
+    case 3: return UpdateOf<3>(dual, f, a, c);
+    case 4: return UpdateOf<4>(dual, f, a, c);
+    case 5: return UpdateOf<5>(dual, f, a, c);
+    case 6: return UpdateOf<6>(dual, f, a, c);
+    default: throw Error("solver 'pgs': an elliptic contact of dimension " +
+                         std::to_string(c.dim) + " (expected 1 to 6)");
+  }
 }
 
 }  // namespace gauss

@@ -21,7 +21,8 @@ namespace gauss {
 bool EllipseQP(const double* A, const double* b, const double* d, double r, int n, double* x);
 
 // The update above for contact c whose rows start at a, in the dual problem at forces f.
-// Returns the change of the dual cost (<= 1e-10; 0 when undone).
+// Returns the change of the dual cost (<= 1e-10; 0 when undone). Throws gauss::Error for a
+// contact dimension outside 1..6.
 double UpdateEllipticContact(const DualProblem& dual, double* f, int a, const Contact& c);
 
 }  // namespace gauss

@@ -55,10 +55,9 @@ class PgsSolver : public ConstraintSolver {
     ArenaScope scope(arena);
     DualProblem dual;
     dual.Build(p, arena);
-    InitialForce(p, dual, force, arena);
+    double cost = InitialForce(p, dual, force, arena);
 
     const double scale = PrimalScale(p);
-    double cost = dual.Cost(force);
     for (int iter = 0; iter < p.iterations; ++iter) {
       const double decrease = -Sweep(p, dual, force);
       cost -= decrease;
@@ -86,11 +85,12 @@ class PgsSolver : public ConstraintSolver {
   }
 
  private:
-  // The force of the warmstart acceleration when it beats zero force, else zero.
-  static void InitialForce(const ConstraintProblem& p, const DualProblem& dual, double* force,
-                           Arena& arena) {
+  // The force of the warmstart acceleration when it beats zero force, else zero; returns its
+  // dual cost.
+  static double InitialForce(const ConstraintProblem& p, const DualProblem& dual, double* force,
+                             Arena& arena) {
     std::fill(force, force + p.nefc, 0.0);
-    if (!p.qacc_warmstart) return;
+    if (!p.qacc_warmstart) return 0;
     ArenaScope scope(arena);
     ArenaCarve carve(arena);
     double* jar = nullptr;
@@ -98,7 +98,12 @@ class PgsSolver : public ConstraintSolver {
     MulJ(p, p.qacc_warmstart, jar);
     for (int i = 0; i < p.nefc; ++i) jar[i] -= p.aref[i];
     ConstraintCost(p, jar, force, nullptr);
-    if (dual.Cost(force) > 0) std::fill(force, force + p.nefc, 0.0);
+    const double cost = dual.Cost(force);
+    if (cost > 0) {
+      std::fill(force, force + p.nefc, 0.0);
+      return 0;
+    }
+    return cost;
   }
 
   // One Gauss-Seidel pass over all constraints; returns the change of the dual cost, summed

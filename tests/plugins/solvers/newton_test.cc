@@ -26,9 +26,10 @@ struct PileProblem {
   std::unique_ptr<FactoredInertia> ops;
   ConstraintProblem p;
 
-  explicit PileProblem(JacobianType jacobian) {
+  explicit PileProblem(JacobianType jacobian, Cone cone = Cone::kPyramidal) {
     Config config;
     config.jacobian = jacobian;
+    config.cone = cone;
     engine = std::make_unique<Engine>(LoadModel(test::TestModel("contact_pile.xml")), config);
     d = engine->MakeData();
     for (int k = 0; k < 400; ++k) engine->Step(d);
@@ -83,7 +84,7 @@ TEST(NewtonHessian, UpdatedFactorSolvesLikeAFreshFactor) {
     for (int i = 0; i < p.nefc; ++i) changed += s0[i] != s1[i];
     NewtonHessian updated;
     ASSERT_TRUE(updated.Factor(p, jar0.data(), s0.data(), arena));
-    if (changed == 0 || !updated.Update(p, s1.data())) continue;
+    if (changed == 0 || !updated.Update(p, jar1.data(), s1.data())) continue;
     ++updates;
     NewtonHessian fresh, reference;
     ASSERT_TRUE(fresh.Factor(p, jar1.data(), s1.data(), arena));
@@ -99,6 +100,56 @@ TEST(NewtonHessian, UpdatedFactorSolvesLikeAFreshFactor) {
     EXPECT_LT(MaxRelativeDifference(xf, xd), 1e-9) << "trial " << trial;
   }
   EXPECT_GE(updates, 5) << "too few rank-one updates exercised";
+}
+
+// Elliptic cones: the sparse factor holds the quadratic rows, and a copy of it gets the cone
+// curvature J_c' Hc J_c of the contacts on their cone surface as rank-one updates; after a
+// move to a nearby point (rows changing piece, the curvature moving with jar) it must solve like
+// the dense Cholesky of the Hessian assembled at that point.
+TEST(NewtonHessian, EllipticConeCurvatureAsRankOneUpdates) {
+  PileProblem sparse(JacobianType::kSparse, Cone::kElliptic);
+  PileProblem dense(JacobianType::kDense, Cone::kElliptic);
+  const ConstraintProblem& p = sparse.p;
+  ASSERT_EQ(p.J, nullptr);
+  ASSERT_EQ(p.nefc, dense.p.nefc);
+  const int nv = p.nv;
+  const Model& m = sparse.engine->model();
+  Arena arena;
+  arena.Reserve(
+      2 * NewtonHessian::Plan(nv, m.nM, m.njmax, MaxRowNonzeros(m), true, Cone::kElliptic)
+              .doubles() +
+      NewtonHessian::Plan(nv, m.nM, m.njmax, MaxRowNonzeros(m), false).doubles());
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> nd(0, 1);
+  std::vector<double> x0(p.qacc_smooth, p.qacc_smooth + nv);
+  std::vector<double> jar0(p.nefc), jar1(p.nefc);
+  std::vector<int> s0(p.nefc), s1(p.nefc);
+  Evaluate(p, x0, jar0, s0);
+  int with_cones = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    ArenaScope scope(arena);
+    std::vector<double> x1(x0);
+    for (double& v : x1) v += 0.05 * (trial + 1) * nd(gen);
+    Evaluate(p, x1, jar1, s1);
+    int cones = 0;
+    for (int i = 0; i < p.nefc; ++i) cones += s1[i] == static_cast<int>(ConstraintState::kCone);
+    NewtonHessian updated, reference;
+    ASSERT_TRUE(updated.Factor(p, jar0.data(), s0.data(), arena));
+    // an update may be refused (too many rows changed): then a new factor at the point
+    if (!updated.Update(p, jar1.data(), s1.data())) {
+      ASSERT_TRUE(updated.Factor(p, jar1.data(), s1.data(), arena));
+    }
+    ASSERT_TRUE(reference.Factor(dense.p, jar1.data(), s1.data(), arena));  // dense Cholesky
+    std::vector<double> b(nv);
+    for (double& v : b) v = nd(gen);
+    std::vector<double> xu(b), xd(b);
+    updated.Solve(xu.data());
+    reference.Solve(xd.data());
+    EXPECT_LT(MaxRelativeDifference(xu, xd), 1e-9) << "trial " << trial << ", " << cones
+                                                   << " rows on the cone surface";
+    with_cones += cones > 0;
+  }
+  EXPECT_GE(with_cones, 5) << "too few points with contacts on their cone surface";
 }
 
 // Newton's iterations at fixed states, to the default tolerance, from a cold start (qacc_smooth:
