@@ -1,68 +1,52 @@
 // Analytic velocity derivatives of the smooth forces (gauss/derivative.h) and the no-fill LU
-// factorization of matrices with the sparsity of M.
-//
-// RNE term: the bias force c(q, v) is quadratic in v through the body velocities cvel and the
-// axis rates cdof_dot = cvel x cdof. Its derivative with respect to dof k is a tangent run of the
-// velocity and RNE recursions: only the subtree of k's body moves, so each column costs the size
-// of that subtree plus the depth of the tree.
+// factorization of matrices with the sparsity of M. The RNE term is in rne_derivative.cc.
 #include "gauss/derivative.h"
 
 #include <algorithm>
 
 #include "gauss/engine.h"
-#include "gauss/math.h"
-#include "inertia.h"
 #include "jacobian.h"
 #include "fluid.h"
 #include "pipeline.h"
+#include "rne_derivative.h"
 
 namespace gauss {
-
-using namespace math;
 
 namespace {
 
 // Where D(i, j) lives for dofs i, j with one an ancestor-or-self of the other; nullptr when
-// they are not on one chain (outside M's sparsity, dropped).
+// they are not on one chain (outside M's sparsity, dropped). A parent dof has a smaller index
+// than its children, so the candidate ancestor is the smaller of the two, reached by climbing
+// from the larger.
 double* Entry(const Model& m, double* lower, double* upper, int i, int j) {
-  if (i == j) return lower + m.dof_Madr[i];
+  const int below = std::max(i, j);
+  const int above = std::min(i, j);
   int a = 0;
-  for (int p = i; p >= 0; p = m.dof_parentid[p], ++a) {
-    if (p == j) return lower + m.dof_Madr[i] + a;  // j is an ancestor of i
-  }
-  a = 0;
-  for (int p = j; p >= 0; p = m.dof_parentid[p], ++a) {
-    if (p == i) return upper + m.dof_Madr[j] + a;  // i is an ancestor of j
-  }
-  return nullptr;
+  int p = below;
+  for (; p > above; p = m.dof_parentid[p]) ++a;
+  if (p != above) return nullptr;
+  return (i >= j ? lower : upper) + m.dof_Madr[below] + a;
 }
 
 void Add(const Model& m, double* lower, double* upper, int i, int j, double value) {
   if (double* e = Entry(m, lower, upper, i, j)) *e += value;
 }
 
-// D += -b J'J for dof and tendon damping; D += moment' dfdv moment for actuators.
-void AddRankOne(const Model& m, double* lower, double* upper, const double* row, double weight) {
-  for (int i = 0; i < m.nv; ++i) {
-    if (row[i] == 0) continue;
-    for (int j = 0; j < m.nv; ++j) {
-      if (row[j] != 0) Add(m, lower, upper, i, j, weight * row[i] * row[j]);
-    }
+// D += weight row' row on M's pattern, for the nonzeros of row within [begin, end) (the rest of
+// row is zero): -b J'J for tendon damping, moment' dfdv moment for actuators, the fluid rows.
+// nonzero (nv ints) is scratch.
+void AddRankOne(const Model& m, double* lower, double* upper, const double* row, int begin,
+                int end, double weight, int* nonzero) {
+  int n = 0;
+  for (int i = begin; i < end; ++i) {
+    if (row[i] != 0) nonzero[n++] = i;
+  }
+  for (int x = 0; x < n; ++x) {
+    const int i = nonzero[x];
+    const double scaled = weight * row[i];
+    for (int y = 0; y < n; ++y) Add(m, lower, upper, i, nonzero[y], scaled * row[nonzero[y]]);
   }
 }
-
-// Scratch of AddRneDerivative: the tangents of one column.
-struct RneTangents {
-  double *dvel, *dacc, *dfrc;
-  int* moved;
-  template <class Take>
-  void Blocks(Take& take, int nbody) {
-    take(&dvel, 6 * static_cast<std::size_t>(nbody), "d cvel / d v_k");
-    take(&dacc, 6 * static_cast<std::size_t>(nbody), "d cacc / d v_k");
-    take(&dfrc, 6 * static_cast<std::size_t>(nbody), "d cfrc / d v_k");
-    take(&moved, nbody, "body in the subtree of k's body");
-  }
-};
 
 // Scratch of AddFluidDerivative: one body's point Jacobian and a projected row.
 struct FluidRows {
@@ -87,97 +71,9 @@ struct EllipsoidFluidRows {
   }
 };
 
-// -d qfrc_bias / d qvel, column by column (tangent of ComVelocity + RecursiveNewtonEuler).
-void AddRneDerivative(const Model& m, Data& d, double* lower, double* upper) {
-  ArenaScope scope(d.arena);
-  ArenaCarve carve(d.arena);
-  RneTangents t;
-  t.Blocks(carve, m.nbody);
-  double* dvel = t.dvel;
-  double* dacc = t.dacc;
-  double* dfrc = t.dfrc;
-  int* moved = t.moved;
-
-  for (int k = 0; k < m.nv; ++k) {
-    const int root = m.dof_bodyid[k];
-    std::fill(dvel, dvel + 6 * m.nbody, 0.0);
-    std::fill(dacc, dacc + 6 * m.nbody, 0.0);
-    std::fill(dfrc, dfrc + 6 * m.nbody, 0.0);
-    for (int b = 0; b < m.nbody; ++b) moved[b] = b == root || (b > root && moved[m.body_parentid[b]]);
-
-    // forward: velocities, axis rates and accelerations of the moving bodies
-    for (int b = root; b < m.nbody; ++b) {
-      if (!moved[b]) continue;
-      double vel[6], acc[6];
-      // (the parent of k's body does not move with v_k: its tangents are zero)
-      for (int c = 0; c < 6; ++c) {
-        vel[c] = dvel[6 * m.body_parentid[b] + c];
-        acc[c] = dacc[6 * m.body_parentid[b] + c];
-      }
-      // the body's joints, as in ComVelocity: a dof's rate uses the velocity accumulated before
-      // it (before the whole ball for ball joints, after the translations for free joints)
-      for (int j = m.body_jntadr[b]; j < m.body_jntadr[b] + m.body_jntnum[b]; ++j) {
-        int dof = m.jnt_dofadr[j];
-        const JointType type = m.jnt_type[j];
-        int group = type == JointType::kFree ? 3 : type == JointType::kBall ? 3 : 1;
-        if (type == JointType::kFree) {
-          // translations: fixed axes, their velocity enters directly
-          for (int t = 0; t < 3; ++t, ++dof) {
-            if (dof == k) for (int c = 0; c < 6; ++c) vel[c] += d.cdof[6 * dof + c];
-          }
-        }
-        double drate[6 * 3];
-        for (int g = 0; g < group; ++g) CrossMotion(drate + 6 * g, vel, d.cdof.data() + 6 * (dof + g));
-        for (int g = 0; g < group; ++g) {
-          const int i = dof + g;
-          for (int c = 0; c < 6; ++c) acc[c] += drate[6 * g + c] * d.qvel[i];
-          if (i == k) {
-            for (int c = 0; c < 6; ++c) acc[c] += d.cdof_dot[6 * i + c];
-          }
-        }
-        for (int g = 0; g < group; ++g) {
-          if (dof + g == k) for (int c = 0; c < 6; ++c) vel[c] += d.cdof[6 * (dof + g) + c];
-        }
-      }
-      for (int c = 0; c < 6; ++c) {
-        dvel[6 * b + c] = vel[c];
-        dacc[6 * b + c] = acc[c];
-      }
-      // body force: I dacc + dvel x* (I v) + v x* (I dvel)
-      const double* cinert = d.cinert.data() + 10 * b;
-      const double* v = d.cvel.data() + 6 * b;
-      double f[6], Iv[6], Idv[6], t1[6], t2[6];
-      MulInertiaVec(f, cinert, acc);
-      MulInertiaVec(Iv, cinert, v);
-      MulInertiaVec(Idv, cinert, vel);
-      CrossForce(t1, vel, Iv);
-      CrossForce(t2, v, Idv);
-      for (int c = 0; c < 6; ++c) dfrc[6 * b + c] = f[c] + t1[c] + t2[c];
-    }
-
-    // backward: subtree forces, up to the tree's root
-    for (int b = m.nbody - 1; b > 0; --b) {
-      const int parent = m.body_parentid[b];
-      if (parent == 0) continue;
-      for (int c = 0; c < 6; ++c) dfrc[6 * parent + c] += dfrc[6 * b + c];
-    }
-
-    // project: D(j, k) = -cdof_j . dfrc(body of j) for dofs j on k's chain or in its subtree
-    for (int j = 0; j < m.nv; ++j) {
-      double* e = Entry(m, lower, upper, j, k);
-      if (!e) continue;
-      const double* cdof = d.cdof.data() + 6 * j;
-      const double* f = dfrc + 6 * m.dof_bodyid[j];
-      double dot = 0;
-      for (int c = 0; c < 6; ++c) dot += cdof[c] * f[c];
-      *e -= dot;
-    }
-  }
-}
-
 // Fluid forces: per body, f = R F(R' Jp v), tau = R T(R' Jr v) with diagonal dF, dT in the
 // inertial frame R, so D += sum over axes of dF_i (R_i' Jp)'(R_i' Jp) + dT_i (R_i' Jr)'(R_i' Jr).
-void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
+void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper, int* nonzero) {
   if (!MediumActs(m.opt)) return;
   ArenaScope scope(d.arena);
   ArenaCarve carve(d.arena);
@@ -198,7 +94,7 @@ void AddFluidDerivative(const Model& m, Data& d, double* lower, double* upper) {
         for (int k = 0; k < m.nv; ++k) {
           row[k] = axis[0] * jac[k] + axis[1] * jac[m.nv + k] + axis[2] * jac[2 * m.nv + k];
         }
-        AddRankOne(m, lower, upper, row, pass == 0 ? dforce[i] : dtorque[i]);
+        AddRankOne(m, lower, upper, row, 0, m.nv, pass == 0 ? dforce[i] : dtorque[i], nonzero);
       }
     }
   }
@@ -255,20 +151,29 @@ void AddEllipsoidFluidDerivative(const Model& m, Data& d, double* lower, double*
   }
 }
 
+// What SmoothVelocityDerivative holds throughout: the nonzero columns of one rank-one row, and
+// the actuators' force derivatives.
+struct DerivativeWork {
+  int* nonzero = nullptr;
+  double* dfdv = nullptr;
+  template <class Take>
+  void Blocks(Take& take, const Model& m) {
+    take(&nonzero, m.nv, "nonzero columns of a row");
+    take(&dfdv, m.nu, "dfdv");
+  }
+};
+
 }  // namespace
 
-// (sizes) => the fluid models' rows (each released), then dfdv held while the RNE tangents
-// are taken
+// (sizes) => the held work, then the fluid models' rows and the RNE columns (each released)
 ArenaPlan SmoothVelocityDerivativePlan(const Model& m) {
-  ArenaPlan plan, fluid, ellipsoid, rne;
+  ArenaPlan plan, fluid, ellipsoid;
+  DerivativeWork().Blocks(plan, m);
   FluidRows().Blocks(fluid, m.nv);
   plan.Within("fluid derivative", fluid);
   EllipsoidFluidRows().Blocks(ellipsoid, m.nv);
   plan.Within("ellipsoid fluid derivative", ellipsoid);
-  double* dfdv = nullptr;
-  plan(&dfdv, m.nu, "dfdv");
-  RneTangents().Blocks(rne, m.nbody);
-  plan.Within("RNE derivative", rne);
+  plan.Within("RNE derivative", RneDerivativePlan(m));
   return plan;
 }
 
@@ -278,24 +183,27 @@ void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTer
   std::fill(lower, lower + m.nM, 0.0);
   std::fill(upper, upper + m.nM, 0.0);
   ArenaScope scope(d.arena);
+  ArenaCarve carve(d.arena);
+  DerivativeWork w;
+  w.Blocks(carve, m);
 
   if (terms.passive && !m.opt.Disabled(kDisablePassive)) {
     for (int i = 0; i < m.nv; ++i) lower[m.dof_Madr[i]] -= m.dof_damping[i];
     for (int t = 0; t < m.ntendon; ++t) {
       if (m.tendon_damping[t] == 0) continue;
-      AddRankOne(m, lower, upper, d.ten_J.data() + t * m.nv, -m.tendon_damping[t]);
+      AddRankOne(m, lower, upper, d.ten_J.data() + t * m.nv, 0, m.nv, -m.tendon_damping[t],
+                 w.nonzero);
     }
-    AddFluidDerivative(m, d, lower, upper);
+    AddFluidDerivative(m, d, lower, upper, w.nonzero);
     AddEllipsoidFluidDerivative(m, d, lower, upper);
   }
   if (terms.actuator && m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
-    double* dfdv = nullptr;
-    ArenaCarve carve(d.arena);
-    carve(&dfdv, m.nu, "dfdv");
-    engine.ActuatorForceVelocityDerivative(d, dfdv);
+    engine.ActuatorForceVelocityDerivative(d, w.dfdv);
     for (int a = 0; a < m.nu; ++a) {
-      if (dfdv[a] == 0) continue;
-      AddRankOne(m, lower, upper, d.actuator_moment.data() + a * m.nv, dfdv[a]);
+      if (w.dfdv[a] == 0) continue;
+      const int* span = d.actuator_moment_span.data() + 2 * a;
+      AddRankOne(m, lower, upper, d.actuator_moment.data() + a * m.nv, span[0], span[1],
+                 w.dfdv[a], w.nonzero);
     }
   }
   if (terms.rne) AddRneDerivative(m, d, lower, upper);
@@ -316,16 +224,14 @@ int FactorTreeLU(const Model& m, double* lower, double* upper) {
     for (int a = 1; a < len; ++a, i = m.dof_parentid[i]) {
       const double mult = upper[adr + a] / pivot;  // A(i,k) / A(k,k)
       upper[adr + a] = mult;
-      // row i of the remaining matrix: A(i, j) for j = chain[b], b >= 1
+      // row i of the remaining matrix: A(i, j) for j = chain[b], b >= 1; first the j between
+      // k and i (i is an ancestor of j: upper), then i and its ancestors (one run of row i)
       int j = m.dof_parentid[k];
-      for (int b = 1; b < len; ++b, j = m.dof_parentid[j]) {
-        const double akj = lower[adr + b];
-        if (b >= a) {
-          lower[m.dof_Madr[i] + (b - a)] -= mult * akj;  // j ancestor-or-self of i
-        } else {
-          upper[m.dof_Madr[j] + (a - b)] -= mult * akj;  // i ancestor of j
-        }
+      for (int b = 1; b < a; ++b, j = m.dof_parentid[j]) {
+        upper[m.dof_Madr[j] + (a - b)] -= mult * lower[adr + b];
       }
+      double* row_i = lower + m.dof_Madr[i] - a;  // row_i[b] = A(i, chain[b]) for b >= a
+      for (int b = a; b < len; ++b) row_i[b] -= mult * lower[adr + b];
     }
   }
   return bad;
