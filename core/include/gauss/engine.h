@@ -82,6 +82,9 @@ class Engine {
   // position and velocity stages); sensors are skipped when skip_sensors. Used by multi-stage
   // integrators.
   void ForwardSkip(Data& d, Stage skip, bool skip_sensors) const;
+  // Only the position and velocity stages of Forward (and their sensors unless skip_sensors):
+  // what ForwardSkip(d, Stage::kVelocity, ...) reuses, without the constraint solve.
+  void ForwardStages(Data& d, bool skip_sensors) const;
 
   // Inverse dynamics (spec "Inverse dynamics"): from (qpos, qvel, qacc) computes the constraint
   // forces analytically (the soft-constraint model makes the problem diagonal) and the applied
