@@ -1,9 +1,10 @@
 // Finite-difference transition Jacobians (gauss/transition_fd.h).
 //
-// The columns run in three phases so that each phase's skipped stages are still valid in every
-// worker's Data: controls and activations (reuse position and velocity stages), velocities
-// (reuse the position stage), positions (full steps). A worker that has not yet evaluated the
-// nominal point in this Compute does it once before its first column ("staging").
+// Every worker runs its columns in the order controls and activations (reuse position and
+// velocity stages), velocities (reuse the position stage), positions (full steps), so the
+// stages a column skips are still valid in its worker's Data. A worker that has not yet
+// evaluated the nominal point's position and velocity stages in this Compute does it once
+// before its first column that reuses them ("staging").
 #include "gauss/transition_fd.h"
 
 #include <algorithm>
