@@ -130,6 +130,14 @@ void Engine::Forward(Data& d) const {
 }
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
+  ForwardStages(d, skip, skip_sensors, /*solve=*/true);
+}
+
+void Engine::ForwardWithoutSolve(Data& d, Stage skip) const {
+  ForwardStages(d, skip, /*skip_sensors=*/true, /*solve=*/false);
+}
+
+void Engine::ForwardStages(Data& d, Stage skip, bool skip_sensors, bool solve) const {
   RequireOwnData(d, "Forward");
   const ScopedTimer timer(StageStat(d, Timer::kForward));
   if (skip == Stage::kNone && SleepEnabled(*model_) && d.ntree_awake == 0) {
@@ -150,11 +158,11 @@ void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
     if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kVelocity, plugins_->sensor_groups);
   }
   if (control_) control_(*model_, d);
-  AccelerationStage(d, skip_sensors);
+  AccelerationStage(d, skip_sensors, solve);
 }
 
-void Engine::ForwardStages(Data& d, bool skip_sensors) const {
-  RequireOwnData(d, "ForwardStages");
+void Engine::PositionVelocityStages(Data& d, bool skip_sensors) const {
+  RequireOwnData(d, "PositionVelocityStages");
   PositionStage(d);
   if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);
   VelocityStage(d);
@@ -204,11 +212,12 @@ void Engine::VelocityStage(Data& d) const {
 }
 
 // Stages 19-22: actuation, smooth acceleration, constraint forces, acceleration sensors.
-void Engine::AccelerationStage(Data& d, bool skip_sensors) const {
+void Engine::AccelerationStage(Data& d, bool skip_sensors, bool solve) const {
   const Model& m = *model_;
   ZeroBadControls(m, d);  // bad controls are zeroed first (MuJoCo's rule)
   Actuation(m, d, plugins_->actuator_groups);  // 19. actuation [plugin: ActuatorDynamics]
   SmoothAcceleration(m, d);                    // 20. qacc_smooth = M^-1 qfrc_smooth
+  if (!solve) return;  // ForwardWithoutSolve
   SolveConstraints(d);                         // 21. constraint forces [plugin: ConstraintSolver]
   // 22. sensors that need accelerations and forces [plugin: Sensor]
   if (!skip_sensors) EvaluateSensors(m, d, Stage::kAcceleration, plugins_->sensor_groups);
@@ -304,7 +313,7 @@ void Engine::Step1(Data& d) const {
 void Engine::Step2(Data& d) const {
   RequireOwnData(d, "Step2");
   const ScopedTimer timer(StageStat(d, Timer::kStep));
-  AccelerationStage(d, false);
+  AccelerationStage(d, false, /*solve=*/true);
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);
   IntegrateTimed(*this, *plugins_->integrator.instance, plugins_->integrator.info.name.c_str(), d);

@@ -18,13 +18,11 @@ namespace {
 
 constexpr unsigned kInputState = kStateIntegration;
 
-// Integrators that evaluate the dynamics once, at the start state, and leave that evaluation's
-// position and velocity stages in Data: only with them may perturbed steps skip stages.
+}  // namespace
+
 bool SingleEvaluationIntegrator(const std::string& name) {
   return name == "euler" || name == "implicit" || name == "implicitfast";
 }
-
-}  // namespace
 
 void DifferentiatePosition(const Model& m, double* qvel, double h, const double* qpos1,
                            const double* qpos2) {
@@ -137,7 +135,7 @@ void TransitionFD::Column(Worker& w, Input input, int index) {
   if (reuse_stages_ && !w.staged && input != Input::kQpos) {
     SetState(m_, w.data, kInputState, nominal_.data());
     w.data.sensor_noise_state = noise_state_;
-    engine_.ForwardStages(w.data, skip_sensors_);
+    engine_.PositionVelocityStages(w.data, skip_sensors_);
     w.staged = true;
   }
   // A control is nudged only within its range (beyond it, the clamp would flatten the

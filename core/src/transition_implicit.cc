@@ -31,7 +31,8 @@ TransitionImplicit::TransitionImplicit(const Engine& engine)
       nu_(engine.model().nu),
       nominal_data_(engine.MakeData()),
       nudged_(engine.MakeData()),
-      nominal_ops_(std::make_unique<FactoredInertia>(engine.model(), nominal_data_)) {
+      nominal_ops_(std::make_unique<FactoredInertia>(engine.model(), nominal_data_)),
+      reuse_stages_(SingleEvaluationIntegrator(engine.options().integrator)) {
   if (!(engine.solver_capabilities() & kCapSolutionSensitivity)) {
     throw Error("implicit gradients: solver '" + engine.options().solver +
                 "' does not differentiate its solution (no solution-sensitivity capability); "
@@ -49,12 +50,14 @@ TransitionImplicit::TransitionImplicit(const Engine& engine)
   const int nstate = m_.nq + nv + m_.na;
   input_.resize(StateSize(m_, kInputState));
   warmstart_.resize(nv);
-  for (auto* v : {&next_, &plus_, &minus_}) v->resize(nstate);
+  for (auto* v : {&next_, &next_point_, &plus_, &minus_}) v->resize(nstate);
   unit_.assign(nv, 0.0);
   tangent_.resize(nv);
   for (auto* v : {&J0_, &J1_}) v->resize(static_cast<std::size_t>(nj) * nv);
-  for (auto* v : {&pos0_, &vel0_, &force0_, &pos1_, &vel1_, &dforce_}) v->resize(nj);
-  for (auto* v : {&g0_, &g1_, &qacc0_, &dqacc_, &Mx_}) v->resize(nv);
+  for (auto* v : {&pos0_, &vel0_, &force0_, &force_point_, &pos1_, &vel1_, &dforce_}) {
+    v->resize(nj);
+  }
+  for (auto* v : {&g0_, &g1_, &qacc0_, &qacc_point_, &dqacc_, &Mx_}) v->resize(nv);
   type0_.resize(nj);
   id0_.resize(nj);
 }
@@ -78,7 +81,8 @@ void TransitionImplicit::ProblemData(const Data& d, double* J, double* pos, doub
   std::copy(p.pos, p.pos + nefc, pos);
   std::copy(p.vel, p.vel + nefc, vel);
   // the dynamics residual reads M qacc - qfrc_smooth: a change of M is a change of qfrc_smooth
-  ops.MulM(qacc0_.data(), Mx_.data());
+  // (M times the acceleration the products linearize at)
+  ops.MulM(qacc_point_.data(), Mx_.data());
   for (int i = 0; i < nv; ++i) g[i] = d.qfrc_smooth[i] - Mx_[i];
 }
 
@@ -93,11 +97,18 @@ void TransitionImplicit::Nominal() {
     type0_[i] = static_cast<int>(d.efc_type[i]);
     id0_[i] = d.efc_id[i];
   }
+  shifted_ = false;
   if (nefc0_ == 0) return;
-  ProblemData(d, J0_.data(), pos0_.data(), vel0_.data(), g0_.data());
   // the problem the step solved, from the input's warmstart
   nominal_problem_ = MakeProblem(m_, d, *nominal_ops_);
   if (nominal_problem_.qacc_warmstart) nominal_problem_.qacc_warmstart = warmstart_.data();
+  // where the solver's products linearize: the solution, or (ip's gradient_kappa) the solution
+  // of a smoother problem; everything else is evaluated there too
+  engine_.solver().SensitivityPoint(nominal_problem_, qacc0_.data(), force0_.data(),
+                                    qacc_point_.data(), force_point_.data(), d.arena);
+  shifted_ = !std::equal(qacc_point_.begin(), qacc_point_.end(), qacc0_.begin()) ||
+             !std::equal(force_point_.begin(), force_point_.begin() + nefc0_, force0_.begin());
+  ProblemData(d, J0_.data(), pos0_.data(), vel0_.data(), g0_.data());
 }
 
 void TransitionImplicit::Compute(const Data& d, const TransitionFDOptions& options, double* A,
@@ -106,10 +117,14 @@ void TransitionImplicit::Compute(const Data& d, const TransitionFDOptions& optio
   GetState(m_, d, kInputState, input_.data());
   std::copy(d.qacc_warmstart.begin(), d.qacc_warmstart.end(), warmstart_.begin());
   Nominal();
-  // the nominal step
+  // the nominal step; it leaves the input's position and velocity stages in nudged_, which the
+  // control, activation and velocity columns (in this order, before the position columns) reuse
   SetState(m_, nudged_, kInputState, input_.data());
   engine_.Step(nudged_);
   GetState(m_, nudged_, kStatePhysics, next_.data());
+  // the step through the linearization point, from which the columns differ (the step itself
+  // when the point is the solution)
+  if (shifted_) LinearizedStep(Input::kCtrl, 0, 0.0, next_point_.data());
   const int nv = m_.nv;
   if (B) {
     for (int k = 0; k < nu_; ++k) Column(Input::kCtrl, k, B, nu_, k);
@@ -150,8 +165,9 @@ void TransitionImplicit::Column(Input input, int index, double* jac, int stride,
     for (int i = 0; i < nx_; ++i) jac[i * stride + col] = 0;
     return;
   }
-  const double* hi_state = forward ? plus_.data() : next_.data();
-  const double* lo_state = backward ? minus_.data() : next_.data();
+  const double* at_point = shifted_ ? next_point_.data() : next_.data();
+  const double* hi_state = forward ? plus_.data() : at_point;
+  const double* lo_state = backward ? minus_.data() : at_point;
   const double h = (forward && backward) ? 2 * eps : eps;
   DifferentiatePosition(m_, tangent_.data(), h, lo_state, hi_state);
   for (int i = 0; i < m_.nv; ++i) jac[i * stride + col] = tangent_[i];
@@ -163,23 +179,39 @@ void TransitionImplicit::Column(Input input, int index, double* jac, int stride,
 bool TransitionImplicit::LinearizedStep(Input input, int index, double delta, double* next) {
   Data& d = nudged_;
   SetState(m_, d, kInputState, input_.data());
-  switch (input) {
-    case Input::kCtrl: d.ctrl[index] += delta; break;
-    case Input::kAct: d.act[index] += delta; break;
-    case Input::kQvel: d.qvel[index] += delta; break;
-    case Input::kQpos:
-      unit_[index] = 1;
-      IntegratePosition(m_, d.qpos.data(), unit_.data(), delta);
-      unit_[index] = 0;
-      break;
+  if (delta != 0) {  // delta = 0: the nominal input
+    switch (input) {
+      case Input::kCtrl: d.ctrl[index] += delta; break;
+      case Input::kAct: d.act[index] += delta; break;
+      case Input::kQvel: d.qvel[index] += delta; break;
+      case Input::kQpos:
+        unit_[index] = 1;
+        IntegratePosition(m_, d.qpos.data(), unit_.data(), delta);
+        unit_[index] = 0;
+        break;
+    }
   }
-  engine_.Forward(d);  // the smooth stages at the nudged input (its own solve is replaced)
+  // the stages before the solve at the nudged input (the solve is replaced by its
+  // linearization); a control or activation nudge reuses the position and velocity stages, a
+  // velocity nudge the position stage, of the input's evaluation in d (see Compute)
+  Stage skip = Stage::kNone;
+  if (reuse_stages_ && input != Input::kQpos) {
+    skip = input == Input::kQvel ? Stage::kPosition : Stage::kVelocity;
+  }
+  engine_.ForwardWithoutSolve(d, skip);
   const int nv = m_.nv, nefc = nefc0_;
   if (d.nefc != nefc) return false;
+  if (nefc == 0) {  // unconstrained: the solve's trivial answer
+    std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
+    std::fill(d.qfrc_constraint.begin(), d.qfrc_constraint.end(), 0.0);
+  }
   for (int i = 0; i < nefc; ++i) {
     if (static_cast<int>(d.efc_type[i]) != type0_[i] || d.efc_id[i] != id0_[i]) return false;
   }
-  if (nefc > 0) {
+  if (nefc > 0 && delta == 0) {  // the step through the linearization point itself
+    std::fill(dqacc_.begin(), dqacc_.end(), 0.0);
+    std::fill(dforce_.begin(), dforce_.end(), 0.0);
+  } else if (nefc > 0) {
     ProblemData(d, J1_.data(), pos1_.data(), vel1_.data(), g1_.data());
     // the tangent of the problem data, in place: (nudged - nominal) / delta
     const double inv = 1.0 / delta;
@@ -199,9 +231,11 @@ bool TransitionImplicit::LinearizedStep(Input input, int index, double delta, do
     SolutionTangent out{dqacc_.data(), dforce_.data()};
     engine_.solver().SensitivityForward(nominal_problem_, qacc0_.data(), force0_.data(), tangent, out,
                                         nominal_data_.arena);
+  }
+  if (nefc > 0) {
     // the linearized solution at the nudged input, and its generalized force
-    for (int i = 0; i < nv; ++i) d.qacc[i] = qacc0_[i] + delta * dqacc_[i];
-    for (int i = 0; i < nefc; ++i) d.efc_force[i] = force0_[i] + delta * dforce_[i];
+    for (int i = 0; i < nv; ++i) d.qacc[i] = qacc_point_[i] + delta * dqacc_[i];
+    for (int i = 0; i < nefc; ++i) d.efc_force[i] = force_point_[i] + delta * dforce_[i];
     const FactoredInertia nudged_ops(m_, d);
     const ConstraintProblem nudged_problem = MakeProblem(m_, d, nudged_ops);
     MulJT(nudged_problem, d.efc_force.data(), d.qfrc_constraint.data());

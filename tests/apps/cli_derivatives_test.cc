@@ -125,6 +125,35 @@ TEST(CliTrajopt, BoxPushWithIpAndImplicitGradientsReachesItsGoal) {
   EXPECT_NE(r.out.find("derivatives: implicit"), std::string::npos) << r.out;
 }
 
+// The box lift from rest and zero controls (h = 0.1, ip at kappa 1e-3): gradients of the simulated
+// step see no effect of a lift force below the weight and iLQR stops at once; gradients at
+// solver.params.gradient_kappa = 30 lift the box to its goal.
+TEST(CliTrajopt, BoxLiftFromRestNeedsGradientsAtALargerKappa) {
+  auto problem = [](const std::string& gradient_kappa) {
+    return WriteScratch(
+        "lift_ip_" + gradient_kappa + ".yaml",
+        "model: " + RepoModel("ip/lift_box.xml") +
+            "\nset: [timestep=0.1, integrator=euler, solver=ip, solver.params.kappa_floor=1.0e-3,"
+            " solver.params.kappa_tol=1.1e-3, solver.params.gradient_kappa=" + gradient_kappa +
+            "]\nhorizon: 10\ngoal: {qpos: [0, 0, 0.9], qvel: 0}\n"
+            "cost: {terminal: {qpos: 1000, qvel: 100}, control: 1.0e-3}\n"
+            "initial_controls: 0\nderivatives: {method: implicit}\nmax_iterations: 60\n");
+  };
+  for (const std::string kappa : {"0", "30"}) {
+    const std::string out = ScratchDir() + "/lift_ip_" + kappa;
+    const CliResult r = RunGauss("trajopt " + Q(problem(kappa)) + " --out " + Q(out));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Csv traj = ReadCsvFile(out + "/trajectory.csv");
+    ASSERT_EQ(traj.rows.size(), 11u);
+    if (kappa == "0") {
+      EXPECT_LT(traj.At(10, "qpos2"), 0.01);  // still on the ground
+    } else {
+      EXPECT_NEAR(traj.At(10, "qpos2"), 0.9, 0.01);  // lifted to the goal
+      EXPECT_NEAR(traj.At(10, "qvel2"), 0.0, 0.05);  // and stopped
+    }
+  }
+}
+
 TEST(CliTrajopt, MissingGoalNamesTheFile) {
   const std::string problem =
       WriteScratch("bad.yaml", "model: " + RepoModel("box_slide.xml") + "\ncost: {control: 1}\n");

@@ -1,4 +1,5 @@
-// The Engine API (engine.cc, data_alloc.cc, state.cc): determinism, reset, the split step,
+// The Engine API (engine.cc, data_alloc.cc, state.cc): determinism, reset, the split step, the
+// forward evaluation without the solve,
 // state round trips, divergence handling, the control callback, refusals of unsupported
 // features, the absence of heap allocation inside a step, and the refusal of a Data made for
 // another model or configuration.
@@ -6,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -63,6 +65,26 @@ TEST(Engine, SplitStepEqualsStep) {
   EXPECT_EQ(a.qpos, b.qpos);
   EXPECT_EQ(a.qvel, b.qvel);
   EXPECT_EQ(a.time, b.time);
+}
+
+// The stages up to the constraint problem, without the solve: the same problem and qacc_smooth
+// as Forward, and the solution arrays left as they were.
+TEST(Engine, ForwardWithoutSolveStopsBeforeTheSolve) {
+  Engine engine(LoadModel(test::RepoModel("box_slide.xml")));
+  Data a = engine.MakeData(), b = engine.MakeData();
+  for (Data* d : {&a, &b}) {
+    d->ctrl[0] = 3;
+    for (int k = 0; k < 30; ++k) engine.Step(*d);
+  }
+  engine.Forward(a);
+  ASSERT_GT(a.nefc, 0);
+  std::fill(b.qacc.begin(), b.qacc.end(), 12345.0);
+  engine.ForwardWithoutSolve(b, Stage::kNone);
+  EXPECT_EQ(a.nefc, b.nefc);
+  EXPECT_EQ(a.efc_pos, b.efc_pos);
+  EXPECT_EQ(a.efc_J, b.efc_J);
+  EXPECT_EQ(a.qacc_smooth, b.qacc_smooth);
+  for (double v : b.qacc) EXPECT_EQ(v, 12345.0);
 }
 
 TEST(Engine, ResetRestoresReferenceState) {

@@ -1,7 +1,9 @@
 // TransitionImplicit (core/src/transition_implicit.cc): with solver=ip at a large central-path
 // kappa (the smooth regime) its A and B equal finite differences of the ip step (TransitionFD,
 // centered) to 1e-4 relative on models with sliding, resting and pushed contacts; solvers
-// without sensitivities are refused; no heap allocation after the first call.
+// without sensitivities are refused; no heap allocation after the first call. With
+// solver.params.gradient_kappa they are the derivatives of the step solved at that larger kappa
+// (while the step stays the simulation's) and see a lift-off force before the box moves.
 #include "gauss/transition_implicit.h"
 
 #include <gtest/gtest.h>
@@ -90,6 +92,77 @@ TEST(TransitionImplicit, MatchesDifferencesOfTheIpStepAtLargeKappa) {
       EXPECT_EQ(test::AllocationCount() - before, 0);
     }
   }
+}
+
+// solver.params.gradient_kappa: the simulation at a small kappa, the gradients from the same
+// problem solved to a larger one (Dojo IV-D). They equal differences of the step solved at
+// that kappa, and see a resting box's lift-off force where the simulation's own are flat.
+TEST(TransitionImplicit, GradientKappaDifferentiatesTheStepAtThatKappa) {
+  const double kappa_sim = 1e-4, kappa_grad = 1e-1;
+  // the hopper (h = 0.05) standing on its foot: M and J depend on the joints, so the smooth
+  // stages must be evaluated at the point the gradients are taken at, not at the simulated one
+  const Case cases[] = {{"box_slide.xml", 30, false, {8, 3, 0}},          // sliding
+                        {"box_slide.xml", 30, false, {1, 0, 4}},          // held by static friction
+                        {"gymnasium/hopper.xml", 12, false, {0, 0, 0}}};
+  for (const Case& cs : cases) {
+    SCOPED_TRACE(cs.model + std::string(" push ") + std::to_string(cs.push[0]));
+    const bool hopper = std::string(cs.model) == "gymnasium/hopper.xml";
+    Config sim_config = IpAtKappa(kappa_sim), grad_config = IpAtKappa(kappa_grad);
+    if (hopper) sim_config.timestep = grad_config.timestep = 0.05;
+    sim_config.solver_params.Set("gradient_kappa", "0.1");
+    Engine sim(LoadModel(test::RepoModel(cs.model)), sim_config);
+    Engine at_grad(LoadModel(test::RepoModel(cs.model)), grad_config);
+    Data d = sim.MakeData();
+    for (int a = 0; a < sim.model().nu; ++a) d.ctrl[a] = cs.push[a];
+    for (int k = 0; k < cs.steps; ++k) sim.Step(d);
+    sim.Forward(d);
+    ASSERT_GT(d.ncon, 0);
+
+    TransitionImplicit implicit(sim);
+    TransitionFD fd(at_grad), fd_sim(sim);
+    const int nx = implicit.nx(), nu = implicit.nu();
+    std::vector<double> A(nx * nx), B(nx * nu), Afd(nx * nx), Bfd(nx * nu);
+    const TransitionFDOptions options{1e-7, true};
+    implicit.Compute(d, options, A.data(), B.data());
+    fd.Compute(d, options, Afd.data(), Bfd.data(), nullptr, nullptr);
+    const double errA = WorstRelative(A, Afd), errB = WorstRelative(B, Bfd);
+    std::printf("%s, gradient kappa %g: A worst relative %.2e, B %.2e\n", cs.model, kappa_grad,
+                errA, errB);
+    EXPECT_LE(errA, 1e-4);
+    EXPECT_LE(errB, 1e-4);
+    // the step itself stays the simulation's
+    fd_sim.Compute(d, options, nullptr, nullptr, nullptr, nullptr);
+    EXPECT_EQ(implicit.next_state(), fd_sim.next_state());
+    EXPECT_NE(implicit.next_state(), fd.next_state());
+  }
+}
+
+TEST(TransitionImplicit, GradientKappaSeesLiftOffBeforeItHappens) {
+  // a 1 kg box resting on the ground, no force yet: an upward force below its weight only
+  // unloads the contact, so the step's own derivative dz'/du_z is zero; free motion gives h^2/m
+  const auto model = LoadModel(test::RepoModel("ip/lift_box.xml"));
+  const double h = model->opt.timestep, free_motion = h * h / 1.0;
+  Config sim_config = IpAtKappa(1e-6);  // nearly hard contact
+  Engine sim(model, sim_config);
+  sim_config.solver_params.Set("gradient_kappa", "1");
+  Engine sim_grad(model, sim_config);
+  Data d = sim.MakeData();
+  for (int k = 0; k < 20; ++k) sim.Step(d);  // settle on the ground
+  const int nx = 6, nu = 3, z = 2;
+  std::vector<double> B(nx * nu), Bfd(nx * nu), Bsim(nx * nu);
+  const TransitionFDOptions options{1e-6, true};
+  TransitionFD fd(sim);
+  fd.Compute(d, options, nullptr, Bfd.data(), nullptr, nullptr);
+  TransitionImplicit at_sim(sim), at_grad(sim_grad);
+  at_sim.Compute(d, options, nullptr, Bsim.data());
+  at_grad.Compute(d, options, nullptr, B.data());
+  std::printf("dz'/du_z / (h^2/m): fd %.3g, implicit at kappa 1e-6 %.3g, at gradient kappa 1 %.3g\n",
+              Bfd[z * nu + z] / free_motion, Bsim[z * nu + z] / free_motion,
+              B[z * nu + z] / free_motion);
+  EXPECT_LT(std::fabs(Bfd[z * nu + z]), 1e-3 * free_motion);
+  EXPECT_GT(B[z * nu + z], 0.1 * free_motion);
+  EXPECT_LT(B[z * nu + z], free_motion);
+  EXPECT_EQ(at_grad.next_state(), at_sim.next_state());
 }
 
 TEST(TransitionImplicit, RefusesSolversWithoutSensitivities) {

@@ -184,8 +184,12 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
   }
   RecordProperty("max_state_error", Number(state_error));
   RecordProperty("max_sensor_error", Number(sensor_error));
-  const double tolerance =
-      name == "mujoco/tendon_dampratio" || name == "mujoco/car" ? 1e-6 : 1e-9;
+  // builtin_mesh: MuJoCo keeps mesh vertices in single precision, Gauss in double, so the
+  // generated vertices differ by up to 7e-8 (measured) and the subdivision-3 sphere's inertia
+  // by ~1e-8 relative
+  const double tolerance = name == "mujoco/tendon_dampratio" || name == "mujoco/car" ? 1e-6
+                           : name == "builtin_mesh"                                  ? 1e-7
+                                                                                     : 1e-9;
   EXPECT_LE(state_error, tolerance) << name;
   EXPECT_LE(sensor_error, tolerance) << name;
 }
@@ -194,7 +198,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
                                            "mujoco/newton_cradle", "gravcomp", "deadband",
-                                           "sensors3"));
+                                           "sensors3", "attach", "builtin_mesh", "align"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -84,7 +84,12 @@ class Engine {
   void ForwardSkip(Data& d, Stage skip, bool skip_sensors) const;
   // Only the position and velocity stages of Forward (and their sensors unless skip_sensors):
   // what ForwardSkip(d, Stage::kVelocity, ...) reuses, without the constraint solve.
-  void ForwardStages(Data& d, bool skip_sensors) const;
+  void PositionVelocityStages(Data& d, bool skip_sensors) const;
+  // ForwardSkip(d, skip, true) up to the constraint solve: kinematics, the constraint problem,
+  // actuation and qacc_smooth; the solve does not run (qacc, efc_force, qfrc_constraint keep
+  // their old values). For implicit gradients (transition_implicit.h), which replace the solve
+  // by its linearization.
+  void ForwardWithoutSolve(Data& d, Stage skip) const;
 
   // Inverse dynamics (spec "Inverse dynamics"): from (qpos, qvel, qacc) computes the constraint
   // forces analytically (the soft-constraint model makes the problem diagonal) and the applied
@@ -128,7 +133,9 @@ class Engine {
  private:
   void PositionStage(Data& d) const;
   void VelocityStage(Data& d) const;
-  void AccelerationStage(Data& d, bool skip_sensors) const;
+  void ForwardStages(Data& d, Stage skip, bool skip_sensors, bool solve) const;
+  // stages 19-22; with !solve only 19-20 (actuation, qacc_smooth)
+  void AccelerationStage(Data& d, bool skip_sensors, bool solve) const;
   void SolveConstraints(Data& d) const;
   void CompareForwardInverse(Data& d) const;
   bool CheckState(Data& d, Warning which, const std::vector<double>& values) const;

@@ -36,7 +36,14 @@
 // row residuals pos (contact distances) and velocities vel instead of aref and R, so its data
 // are theta = (qfrc_smooth, pos, vel, J): the tangents of aref and R are ignored (their
 // products are zero) and the cotangents written for them are zero. A change of M enters as
-// d qfrc_smooth = -dM qacc (r depends on M qacc - qfrc_smooth only).
+// d qfrc_smooth = -dM qacc (r depends on M qacc - qfrc_smooth only), with qacc the point the
+// products linearize at (SensitivityPoint).
+//
+// That point is the solution itself, unless the solver takes its derivatives elsewhere: `ip`
+// with gradient_kappa differentiates the same problem solved to a larger central-path kappa
+// (smoother gradients, Dojo IV-D) while returning the solution at the simulation's kappa.
+// SensitivityPoint gives it, so that a caller can evaluate everything else (dJ' f, the
+// integrator) at the same point and obtain the exact derivative of that relaxed step.
 #pragma once
 
 #include "gauss/arena.h"
@@ -88,6 +95,12 @@ class GAUSS_API ConstraintSolver : public Plugin {
                           ProblemTangent& g_data, Arena& scratch) const {
     DoSensitivityReverse(problem, qacc, force, g_solution, g_data, scratch);
   }
+  // The point (point_qacc (nv), point_force (nefc)) at which the products above linearize for
+  // the solution (qacc, force) of `problem`: (qacc, force) itself unless overridden.
+  void SensitivityPoint(const ConstraintProblem& problem, const double* qacc, const double* force,
+                        double* point_qacc, double* point_force, Arena& scratch) const {
+    DoSensitivityPoint(problem, qacc, force, point_qacc, point_force, scratch);
+  }
 
  protected:
   virtual SolverResult DoSolve(const ConstraintProblem& problem, Arena& scratch, double* qacc,
@@ -99,6 +112,10 @@ class GAUSS_API ConstraintSolver : public Plugin {
   virtual void DoSensitivityReverse(const ConstraintProblem& problem, const double* qacc,
                                     const double* force, const SolutionTangent& g_solution,
                                     ProblemTangent& g_data, Arena& scratch) const;
+  // Copies (qacc, force) unless overridden.
+  virtual void DoSensitivityPoint(const ConstraintProblem& problem, const double* qacc,
+                                  const double* force, double* point_qacc, double* point_force,
+                                  Arena& scratch) const;
 };
 
 }  // namespace gauss

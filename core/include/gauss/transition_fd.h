@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gauss/data.h"
@@ -127,5 +128,10 @@ class TransitionFD {
 // (in qpos1's frame) for quaternions.
 void DifferentiatePosition(const Model& m, double* qvel, double h, const double* qpos1,
                            const double* qpos2);
+
+// Whether integrator `name` evaluates the dynamics once, at the start state, and leaves that
+// evaluation's position and velocity stages in Data (euler, implicit, implicitfast): only then
+// may perturbed steps reuse the stages (TransitionFD, TransitionImplicit).
+bool SingleEvaluationIntegrator(const std::string& name);
 
 }  // namespace gauss

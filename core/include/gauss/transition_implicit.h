@@ -16,6 +16,12 @@
 // parameter kappa (`ip`), the columns are smooth across contact events that make finite
 // differences of the step jump.
 //
+// When the solver linearizes elsewhere than at its solution (ConstraintSolver::SensitivityPoint;
+// `ip` with solver.params.gradient_kappa: the same problem solved to a larger kappa), the
+// linearized solutions start from that point and the nominal of the differences is the step
+// through it: A and B are then the derivatives of the step at the larger kappa, while
+// next_state() stays the simulated step.
+//
 // The nudged problem must have the rows of the nominal one (same types, same contacts): when a
 // nudge adds or removes a row, the other direction is used; when both do, Compute throws
 // gauss::Error naming the input. No heap allocation after construction (the solver's own cache
@@ -56,8 +62,8 @@ class TransitionImplicit {
   enum class Input { kCtrl, kAct, kQvel, kQpos };
   // The nominal evaluation: Forward in nominal_data_, its problem's data and solution.
   void Nominal();
-  // One nudged step of input `index` by delta through the linearized solve => next (nq+nv+na).
-  // False when the nudge changes the rows.
+  // One nudged step of input `index` by delta through the linearized solve => next (nq+nv+na);
+  // delta = 0: the step through the linearization point. False when the nudge changes the rows.
   bool LinearizedStep(Input input, int index, double delta, double* next);
   void Column(Input input, int index, double* jac, int stride, int col);
   // (row data of d at its current evaluation) => J (dense nefc x nv), pos, vel, g = qfrc_smooth
@@ -72,6 +78,9 @@ class TransitionImplicit {
   std::vector<double> input_;          // the input's integration state
   std::vector<double> warmstart_;      // the input's qacc_warmstart (the solve started there)
   std::vector<double> next_, plus_, minus_, unit_, tangent_;
+  std::vector<double> next_point_;  // the step through the linearization point (when shifted_)
+  std::vector<double> qacc_point_, force_point_;  // the solver's linearization point
+  bool shifted_ = false;            // the point is not the nominal solution
   // nominal problem data (capacity njmax rows) and the nudged problem's, and their tangent
   std::vector<double> J0_, pos0_, vel0_, g0_, qacc0_, force0_;
   std::vector<double> J1_, pos1_, vel1_, g1_;
@@ -82,6 +91,7 @@ class TransitionImplicit {
   // solver's cache recognizes it (M products on nominal_data_)
   std::unique_ptr<const MassMatrixOps> nominal_ops_;
   ConstraintProblem nominal_problem_;
+  bool reuse_stages_;  // the integrator leaves the stages of its evaluation in Data
 };
 
 }  // namespace gauss

@@ -104,6 +104,11 @@ void ApplySpringDampers(CompileContext* c);
 // body_mass, body_ipos, body_iquat, body_inertia (incl. boundmass, balanceinertia, the
 // moving-body check and settotalmass), then body_subtreemass.
 void CompileBodyInertia(CompileContext* c);
+// 3.x freejoint align / compiler alignfree (align_free.cc): each aligned free body's frame
+// moves to its inertial frame. Needs the body inertia, and runs before the tendons,
+// equalities and sensors read site and body frames.
+// (body_*, geom/site poses, qpos0, c->xpos) => (the same, re-framed)
+void AlignFreeBodies(CompileContext* c);
 // 3.x dampratio of position / intvelocity servos into biasprm[2] (compile_servo.cc); needs
 // the complete model, so it runs after SetConstants.
 void ApplyDampRatios(CompileContext* c);

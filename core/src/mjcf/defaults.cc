@@ -415,6 +415,21 @@ Source SourceOf(const XmlElement& e) { return Source{e.file, e.line, e.name}; }
 
 // (top-level <default>) => (main class, new nested classes)
 void ReadDefaultSection(const XmlElement& section, ModelSpec* spec) {
+  if (section.Find(kAttachedDefault)) {  // an attached model's classes: a root of their own
+    const std::string& name = *section.Find("class");
+    if (FindClass(*spec, name) >= 0) {
+      throw Error(section.Where("class"), "default class '" + name + "' is defined twice");
+    }
+    DefaultClass d;
+    d.name = name;
+    spec->defaults.push_back(d);
+    const int index = static_cast<int>(spec->defaults.size()) - 1;
+    ReadTemplates(section, index, spec);
+    for (const XmlElement& c : section.children) {
+      if (c.name == "default") ReadNestedDefault(c, index, spec);
+    }
+    return;
+  }
   if (const std::string* name = section.Find("class")) {
     if (name->empty()) throw Error(section.Where("class"), "the class name is empty");
     spec->defaults[0].name = *name;

@@ -90,6 +90,7 @@ void CompileModel(ModelSpec* spec, Model* m) {
   CompileTree(&c);
   CompileSkins(&c);
   CompileBodyInertia(&c);
+  AlignFreeBodies(&c);
   CompileTendons(&c);
   CompileActuators(&c);
   CompileEqualities(&c);

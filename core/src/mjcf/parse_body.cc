@@ -8,7 +8,7 @@
 //  - <composite> expands into bodies, joints, geoms, ... where it is written (composite.h).
 //  - 3.x <frame>: its children belong to the enclosing body, posed by the frame (composed
 //    with enclosing frames); its childclass applies to them (<replicate> is expanded into
-//    frames before, replicate.cc). <attach>,
+//    frames before, replicate.cc; <attach> is grafted before that, attach.cc).
 //    <plugin> and <flexcomp> are refused (not supported yet).
 #include "mjcf/attributes.h"
 #include "mjcf/composite.h"
@@ -124,7 +124,6 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
     if (c.name == "inertial" && !frame.identity) {
       NotSupported(c, "<inertial> inside a <frame>");
     }
-    if (c.name == "attach") NotSupported(c, "<attach> (MuJoCo 3.x model composition)");
     if (c.name == "plugin") NotSupported(c, "body <plugin> (MuJoCo 3.x engine plugins)");
     if (c.name == "flexcomp") NotSupported(c, "<flexcomp> (MuJoCo 3.x flex deformables)");
     if (c.name == "inertial") {
@@ -141,10 +140,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
         j.type = JointType::kFree;
         j.is_freejoint_element = true;
         ReadInt(c, "group", &j.group);
-        int align = 0;  // 3.x: false, true, auto
-        if (ReadKeyword(c, "align", {"false", "true", "auto"}, &align) && align == 1) {
-          NotSupported(c, "freejoint align=\"true\" (body re-framed at its inertia)", "align");
-        }
+        ReadKeyword(c, "align", {"false", "true", "auto"}, &j.free_align);  // 3.x
       }
       CheckJoint3x(c, j);
       j.src = SourceOf(c);

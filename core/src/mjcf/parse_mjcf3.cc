@@ -189,11 +189,6 @@ void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a) {
   if (a.tausmooth != 0) NotSupported(e, "muscle tausmooth", "tausmooth");
 }
 
-// (<mesh builtin>) => (mesh)
-void ReadBuiltinMesh(const XmlElement& e, MeshSpec* /*mesh*/) {
-  NotSupported(e, "builtin mesh shapes (mesh builtin=...)", "builtin");
-}
-
 // (pair element after its class) => ()
 void CheckPair3x(const XmlElement& e, const PairSpec& p) {
   if (p.solreffriction[0] != 0 || p.solreffriction[1] != 0) {

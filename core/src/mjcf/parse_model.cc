@@ -45,11 +45,7 @@ void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
     if (!e.Find("texturedir")) c->texturedir = assetdir;
   }
   ReadBool(e, "saveinertial", &flag);  // writes a file in MuJoCo; nothing to compile
-  bool alignfree = false;
-  if (ReadBool(e, "alignfree", &alignfree) && alignfree) {
-    NotSupported(e, "compiler alignfree=\"true\" (free bodies re-framed at their inertia)",
-                 "alignfree");
-  }
+  ReadBool(e, "alignfree", &c->alignfree);  // 3.x, align_free.cc
   for (const XmlElement& lr : e.children) {
     // lengthrange: options of the actuator length-range computation (lengthrange.h)
     LengthRangeOptions& o = c->lengthrange;
@@ -235,12 +231,10 @@ void ReadMesh(const XmlElement& c, ModelSpec* spec) {
   ReadMeshInertia(c, &mesh.inertia);
   int maxhullvert = -1;
   ReadInt(c, "maxhullvert", &maxhullvert);
-  std::vector<double> params;  // the parameters of a builtin shape (refused)
-  ReadNumberList(c, "params", &params);
   std::string material, content_type;
   ReadString(c, "material", &material);
   ReadString(c, "content_type", &content_type);
-  if (c.Find("builtin")) ReadBuiltinMesh(c, &mesh);
+  if (c.Find("builtin")) ReadBuiltinMesh(c, &mesh);  // 3.x, builtin_mesh.cc (with params)
   if (mesh.file.empty() && mesh.vertex.empty()) {
     throw Error(c.Where(), "a mesh needs a file, a vertex list or (3.x) a builtin shape");
   }
@@ -373,7 +367,6 @@ void ReadSkin(const XmlElement& c, ModelSpec* spec) {
 // (<asset>) => (meshes, height fields, skins, materials, texture names)
 void ReadAsset(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
-    if (c.name == "model") NotSupported(c, "model asset (MuJoCo 3.x <attach>)");
     if (c.name == "mesh") {
       ReadMesh(c, spec);
       continue;
@@ -479,9 +472,12 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
   }
   each("extension", [&](const XmlElement& c) { ReadExtension(c, spec); });
   each("compiler", [&](const XmlElement& c) { ReadCompiler(c, &spec->compiler); });
-  // 3.x <replicate>: the rest is read from the expanded document (replicate.cc)
+  // 3.x <attach> (attach.cc), then <replicate> (replicate.cc): the rest is read from the
+  // expanded document
+  XmlElement attached;
+  if (ExpandAttachments(root, &attached)) doc = &attached;
   XmlElement expanded;
-  if (ExpandReplicates(root, spec->compiler, &expanded)) doc = &expanded;
+  if (ExpandReplicates(*doc, spec->compiler, &expanded)) doc = &expanded;
   each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
   each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });
   each("default", [&](const XmlElement& c) { ReadDefaultSection(c, spec); });

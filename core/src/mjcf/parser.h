@@ -36,9 +36,17 @@ bool UsesMjcf3(const XmlElement& root);
 // replicate turned into posed <frame> copies with suffixed names and the elements referring
 // into them replicated; false (out untouched) otherwise. Angles follow `compiler`.
 bool ExpandReplicates(const XmlElement& root, const CompilerSpec& compiler, XmlElement* out);
+// <attach> and <model> assets (attach.cc): when the document has them, `out` = the document
+// with every attached model's subtree grafted in (prefixed names, its classes as a second root
+// class tree marked kAttachedDefault, its referencing elements appended); false otherwise.
+bool ExpandAttachments(const XmlElement& root, XmlElement* out);
+// Internal attribute of a <default> made by ExpandAttachments: a root class tree of its own,
+// starting from the built-in defaults (never written in a file: added after schema checks).
+inline constexpr char kAttachedDefault[] = "gauss:attached";
 void ReadOption3x(const XmlElement& e, Options* o);
 void ReadFlags3x(const XmlElement& flag, Options* o);
 void ReadMemorySize(const XmlElement& e, SizeSpec* s);
+// <mesh builtin params> (builtin_mesh.cc): (element) => (mesh.vertex)
 void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh);
 // Refuse 3.x attributes whose semantics Gauss lacks, once the element has its class values.
 void CheckJoint3x(const XmlElement& e, const JointSpec& j);

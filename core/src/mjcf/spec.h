@@ -54,6 +54,7 @@ struct JointSpec {
   std::string name;
   JointType type = JointType::kHinge;
   bool is_freejoint_element = false;  // written as <freejoint>
+  int free_align = 2;  // 3.x freejoint align: 0 false, 1 true, 2 auto (compiler alignfree)
   int group = 0;
   double pos[3] = {0, 0, 0};
   double axis[3] = {0, 0, 1};
@@ -360,6 +361,7 @@ struct NumericSpec {
 };
 
 struct CompilerSpec {
+  bool alignfree = false;  // 3.x: free bodies re-framed at their inertia (align_free.cc)
   bool autolimits = true;  // MuJoCo 3.x's default (2.2.2: false); see docs/mjcf.md
   double boundmass = 0;
   double boundinertia = 0;

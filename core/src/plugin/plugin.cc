@@ -1,6 +1,8 @@
 // Names of plugin kinds and capabilities, and the interfaces' default refusals.
 #include "gauss/plugin.h"
 
+#include <algorithm>
+
 #include "gauss/error.h"
 #include "gauss/solver.h"
 
@@ -69,6 +71,13 @@ void ConstraintSolver::DoSensitivityForward(const ConstraintProblem&, const doub
                                             const double*, const ProblemTangent&,
                                             SolutionTangent&, Arena&) const {
   NoSensitivity();
+}
+
+void ConstraintSolver::DoSensitivityPoint(const ConstraintProblem& problem, const double* qacc,
+                                          const double* force, double* point_qacc,
+                                          double* point_force, Arena&) const {
+  std::copy(qacc, qacc + problem.nv, point_qacc);
+  std::copy(force, force + problem.nefc, point_force);
 }
 
 void ConstraintSolver::DoSensitivityReverse(const ConstraintProblem&, const double*,

@@ -40,7 +40,10 @@ inline constexpr ParamSpec kIpParams[] = {
      "iteration limit (also bounded by solver.iterations, the trace capacity)"},
     {"tau_soc_max", ParamType::kDouble, "0.99", "largest fraction-to-boundary factor in cones"},
     {"tau_min", ParamType::kDouble, "0.95", "smallest fraction-to-boundary factor"},
-    {"backtrack", ParamType::kDouble, "0.5", "step decay of the backtracking search (beta)"}};
+    {"backtrack", ParamType::kDouble, "0.5", "step decay of the backtracking search (beta)"},
+    {"gradient_kappa", ParamType::kDouble, "0",
+     "central-path kappa (N m/s) at which the sensitivities (implicit gradients) are taken: the "
+     "solve is repeated to end there, the simulation keeps its own kappa; 0: the solve's kappa"}};
 
 class IpSolver : public ConstraintSolver {
  public:
@@ -54,6 +57,7 @@ class IpSolver : public ConstraintSolver {
     s.tau_soc_max = params.GetDouble("tau_soc_max");
     s.tau_min = params.GetDouble("tau_min");
     s.backtrack = params.GetDouble("backtrack");
+    s.gradient_kappa = params.GetDouble("gradient_kappa");
     auto check = [](bool ok, const char* key, const char* expected) {
       if (!ok) throw Error(std::string("solver 'ip': parameter '") + key + "' must be " + expected);
     };
@@ -66,6 +70,7 @@ class IpSolver : public ConstraintSolver {
     check(s.tau_soc_max > 0 && s.tau_soc_max < 1, "tau_soc_max", "in (0, 1)");
     check(s.tau_min > 0 && s.tau_min < 1, "tau_min", "in (0, 1)");
     check(s.backtrack > 0 && s.backtrack < 1, "backtrack", "in (0, 1)");
+    check(s.gradient_kappa >= 0, "gradient_kappa", "0 or a positive complementarity");
   }
 
   std::size_t ScratchDoubles(const Model& m) const override {
@@ -95,6 +100,16 @@ class IpSolver : public ConstraintSolver {
     GAUSS_DEMAND(p.nefc > 0, "sensitivities of a problem with constraint rows");
     ip::IpSensitivity::ForThisThread().Reverse(this, p, settings_, qacc, force, g_solution,
                                                g_data);
+  }
+  // the solution, or with gradient_kappa the same problem solved to that kappa
+  void DoSensitivityPoint(const ConstraintProblem& p, const double* qacc, const double* force,
+                          double* point_qacc, double* point_force, Arena& scratch) const override {
+    if (p.nefc == 0 || settings_.gradient_kappa == 0) {
+      ConstraintSolver::DoSensitivityPoint(p, qacc, force, point_qacc, point_force, scratch);
+      return;
+    }
+    ip::IpSensitivity::ForThisThread().Point(this, p, settings_, qacc, force, point_qacc,
+                                             point_force);
   }
 
  private:

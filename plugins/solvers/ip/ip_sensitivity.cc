@@ -43,7 +43,8 @@ namespace {
 bool SameSettings(const IpSettings& a, const IpSettings& b) {
   return a.r_tol == b.r_tol && a.kappa_tol == b.kappa_tol && a.kappa_init == b.kappa_init &&
          a.kappa_floor == b.kappa_floor && a.max_iterations == b.max_iterations &&
-         a.tau_soc_max == b.tau_soc_max && a.tau_min == b.tau_min && a.backtrack == b.backtrack;
+         a.tau_soc_max == b.tau_soc_max && a.tau_min == b.tau_min && a.backtrack == b.backtrack &&
+         a.gradient_kappa == b.gradient_kappa;
 }
 
 int MaxRowNonzeros(const ConstraintProblem& p) {
@@ -105,6 +106,7 @@ void IpSensitivity::Prepare(const void* owner, const ConstraintProblem& p,
   key_.insert(key_.end(), force, force + nefc);
   force_.resize(nefc);
   double* resolved = d_dyn_;  // scratch until the first product
+  const std::size_t mark = arena_.Mark();
   iteration_.emplace(problem_, settings_, arena_);
   iteration_->Run(resolved, force_.data(), nullptr);
   // the products linearize at the re-solved point: it must be the solution the caller has
@@ -119,6 +121,23 @@ void IpSensitivity::Prepare(const void* owner, const ConstraintProblem& p,
                 "again moves qacc by " + std::to_string(worst) +
                 "): call it with the problem and warmstart the solver was given");
   }
+  if (settings_.gradient_kappa > 0) {
+    // the same solve ended on the central path at gradient_kappa: the iterates are the
+    // simulation's until the complementarity reaches it (same start, same warmstart)
+    gradient_settings_ = GradientSettings(settings_);
+    iteration_.reset();
+    arena_.Release(mark);
+    iteration_.emplace(problem_, gradient_settings_, arena_);
+    iteration_->Run(resolved, force_.data(), nullptr);
+  }
+}
+
+void IpSensitivity::Point(const void* owner, const ConstraintProblem& p,
+                          const IpSettings& settings, const double* qacc, const double* force,
+                          double* point_qacc, double* point_force) {
+  Prepare(owner, p, settings, qacc, force);
+  std::copy(iteration_->point().a, iteration_->point().a + p.nv, point_qacc);
+  iteration_->rows().ScatterForce(p, iteration_->point().f, point_force);
 }
 
 void IpSensitivity::Solve(double* d_qacc, double* d_force) {

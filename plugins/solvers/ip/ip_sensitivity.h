@@ -1,8 +1,9 @@
 // Sensitivity products of the `ip` solver (the solver interface's SensitivityForward /
 // SensitivityReverse, gauss/solver.h): the implicit function theorem on the relaxed optimality
-// conditions of ip_solve.cc at the returned solution, at the kappa it was solved with (Dojo,
-// spec 001, eq. 11 and section IV-C). With y = (a, f, s, xi1, eta1) the unknowns, R(y; theta)
-// the residuals and theta = (qfrc_smooth, pos, vel, J) the problem data,
+// conditions of ip_solve.cc at the returned solution, at the kappa it was solved with (or at
+// settings.gradient_kappa, below) (Dojo, spec 001, eq. 11 and section IV-C). With
+// y = (a, f, s, xi1, eta1) the unknowns, R(y; theta) the residuals and
+// theta = (qfrc_smooth, pos, vel, J) the problem data,
 //   dy = -K^-1 dR/dtheta dtheta,     K = dR/dy  (the Newton matrix of the iteration).
 // The complementarity rows (gamma s = kappa, xi o eta = kappa e) do not depend on theta, so
 // only the dynamics and the row residuals change:
@@ -16,8 +17,16 @@
 // kernel's solution (qacc, force), so a cache per thread keeps it: the first product at a new
 // solution solves the problem again (the iteration is deterministic: same problem, same
 // warmstart, same iterates) and keeps the iteration; the products after it reuse its last
-// Newton factorization. Memory comes from the cache's own arena, sized when a larger problem
-// arrives: no heap allocation per call after the first at a problem size.
+// Newton factorization.
+//
+// With settings.gradient_kappa > 0 the products linearize at another point: after the check,
+// the same problem is solved again ending on the central path at gradient_kappa
+// (GradientSettings, ip_solve.h), and the products are the implicit gradients of that relaxed
+// problem (Dojo section IV-D: informative before contact is made), while the caller's solution
+// stays the one at the simulation's kappa; Point gives the gradient point, at which the caller
+// evaluates the rest (a change of M in d qfrc_smooth: -dM a at that point).
+// Memory comes from the cache's own arena, sized when a larger problem arrives: no heap
+// allocation per call after the first at a problem size.
 #pragma once
 
 #include <optional>
@@ -42,6 +51,12 @@ class IpSensitivity {
                const double* qacc, const double* force, const SolutionTangent& g_solution,
                ProblemTangent& g_data);
 
+  // The point the products linearize at (the re-solve's a and kernel forces: the solution, or
+  // with settings.gradient_kappa the solution at that kappa) => point_qacc (nv), point_force
+  // (nefc).
+  void Point(const void* owner, const ConstraintProblem& p, const IpSettings& settings,
+             const double* qacc, const double* force, double* point_qacc, double* point_force);
+
   // The cache of the calling thread.
   static IpSensitivity& ForThisThread();
 
@@ -60,6 +75,7 @@ class IpSensitivity {
   Arena arena_;
   ConstraintProblem problem_;
   IpSettings settings_;
+  IpSettings gradient_settings_;  // the iteration's settings when settings_.gradient_kappa > 0
   const void* owner_ = nullptr;
   std::optional<IpIteration> iteration_;
   std::vector<double> key_;    // (nv + nefc) the (qacc, force) the cache was built for

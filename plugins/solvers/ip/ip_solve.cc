@@ -524,6 +524,14 @@ std::size_t IpScratch(int nv, int nefc, int row_nnz, int nM, bool sparse) {
                        4 * static_cast<std::size_t>(nv));
 }
 
+IpSettings GradientSettings(const IpSettings& settings) {
+  IpSettings g = settings;
+  g.kappa_floor = settings.gradient_kappa;
+  g.kappa_tol = settings.gradient_kappa * (1 + 1e-9);
+  g.gradient_kappa = 0;
+  return g;
+}
+
 SolverResult SolveInteriorPoint(const ConstraintProblem& p, const IpSettings& settings,
                                 Arena& arena, double* qacc, double* force,
                                 SolverIteration* trace) {

@@ -17,7 +17,15 @@ struct IpSettings {
   double tau_soc_max = 0.99;  // Algorithm 2's parameters
   double tau_min = 0.95;
   double backtrack = 0.5;
+  // the central-path parameter at which the sensitivity products linearize (ip_sensitivity.h);
+  // 0: the solve's own. Does not change the solve.
+  double gradient_kappa = 0;
 };
+
+// The settings of the problem the sensitivities are taken from when gradient_kappa > 0: the same
+// solve ending on the central path at gradient_kappa (kappa_floor = gradient_kappa, kappa_tol
+// 1e-9 relative above it), the other settings as given.
+IpSettings GradientSettings(const IpSettings& settings);
 
 // Doubles of arena one solve takes on model m.
 std::size_t IpScratch(const Model& m);

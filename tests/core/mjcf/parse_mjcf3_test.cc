@@ -239,9 +239,8 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "<sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
        "element 'distance': not supported yet"},
       {"<deformable/>", "element 'deformable': not supported yet"},
-      {"<asset><mesh name=\"m\" builtin=\"sphere\" params=\"1\"/></asset>",
-       "attribute 'builtin': not supported yet"},
-      {"<asset><model name=\"arm\" file=\"arm.xml\"/></asset>", "not supported yet: model asset"},
+      {"<asset><mesh name=\"m\" builtin=\"hemisphere\" params=\"1\"/></asset>",
+       "attribute 'builtin': not supported yet: builtin mesh shape 'hemisphere'"},
       {"<worldbody><body><joint name=\"a\"/><joint name=\"b\"/><geom size=\"1\"/></body>"
        "</worldbody><tendon><fixed armature=\"1\"><joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
        "attribute 'armature': not supported yet: tendon armature"},
@@ -253,7 +252,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "attribute 'solreffriction': not supported yet"},
       {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
        "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
-      {"<compiler alignfree=\"true\"/>", "attribute 'alignfree': not supported yet"},
   };
   for (const auto& c : cases) {
     const std::string e = ErrorOf(std::string("<mujoco>") + c.xml + "</mujoco>");

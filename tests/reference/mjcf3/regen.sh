@@ -15,7 +15,7 @@ out=tests/reference/mjcf3
 # default tolerance part by 1e-5.
 for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "mujoco/tendon_dampratio 5 1" "mujoco/car 6 1" "replicate 7 1" "gravcomp 9 0.5" \
-            "deadband 10 1" "sensors3 7 1" \
+            "deadband 10 1" "sensors3 7 1" "attach 11 1" "builtin_mesh 12 1" "align 13 1" \
             "mujoco/newton_cradle 8 0 converged"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
