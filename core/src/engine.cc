@@ -161,6 +161,14 @@ void Engine::ForwardStages(Data& d, Stage skip, bool skip_sensors, bool solve) c
   AccelerationStage(d, skip_sensors, solve);
 }
 
+void Engine::PositionVelocityStages(Data& d, bool skip_sensors) const {
+  RequireOwnData(d, "PositionVelocityStages");
+  PositionStage(d);
+  if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kPosition, plugins_->sensor_groups);
+  VelocityStage(d);
+  if (!skip_sensors) EvaluateSensors(*model_, d, Stage::kVelocity, plugins_->sensor_groups);
+}
+
 // Stages 2-12: everything that depends on qpos only.
 void Engine::PositionStage(Data& d) const {
   const Model& m = *model_;

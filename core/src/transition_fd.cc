@@ -1,9 +1,10 @@
 // Finite-difference transition Jacobians (gauss/transition_fd.h).
 //
-// The columns run in three phases so that each phase's skipped stages are still valid in every
-// worker's Data: controls and activations (reuse position and velocity stages), velocities
-// (reuse the position stage), positions (full steps). A worker that has not yet evaluated the
-// nominal point in this Compute does it once before its first column ("staging").
+// Every worker runs its columns in the order controls and activations (reuse position and
+// velocity stages), velocities (reuse the position stage), positions (full steps), so the
+// stages a column skips are still valid in its worker's Data. A worker that has not yet
+// evaluated the nominal point's position and velocity stages in this Compute does it once
+// before its first column that reuses them ("staging").
 #include "gauss/transition_fd.h"
 
 #include <algorithm>
@@ -66,6 +67,7 @@ TransitionFD::TransitionFD(const Engine& engine, ThreadPool* pool)
   }
   nominal_.resize(StateSize(m_, kInputState));
   nominal_ctrl_.resize(nu_);
+  warmstart_.resize(m_.nv);
   next_.resize(nstate);
   sensor_.resize(ns_);
 }
@@ -89,6 +91,11 @@ void TransitionFD::Compute(const Data& d, const TransitionFDOptions& options, do
   w0.data.sensor_noise_state = noise_state_;
   engine_.StepSkip(w0.data, Stage::kNone, skip_sensors_);
   GetState(m_, w0.data, kStatePhysics, next_.data());
+  const bool nominal_warmstart =
+      options.warmstart == FDWarmstart::kNominal ||
+      (options.warmstart == FDWarmstart::kAuto && m_.opt.solver == "newton");
+  const double* warmstart = nominal_warmstart ? w0.data.qacc.data() : d.qacc_warmstart.data();
+  std::copy_n(warmstart, m_.nv, warmstart_.begin());
   if (skip_sensors_) {
     sensor_.clear();
   } else {
@@ -96,20 +103,31 @@ void TransitionFD::Compute(const Data& d, const TransitionFDOptions& options, do
   }
   w0.staged = true;
 
-  if (B_ || D_) RunColumns(Input::kCtrl, nu_);
-  if (A_ || C_) {
-    RunColumns(Input::kAct, m_.na);
-    RunColumns(Input::kQvel, m_.nv);
-    RunColumns(Input::kQpos, m_.nv);
-  }
+  // the columns in the order controls, activations, velocities, positions (see RunColumns)
+  ncolumn_ctrl_ = (B_ || D_) ? nu_ : 0;
+  ncolumn_state_ = (A_ || C_) ? nx_ : 0;
+  RunColumns();
 }
 
-void TransitionFD::RunColumns(Input input, int count) {
+void TransitionFD::RunColumns() {
+  const int count = ncolumn_ctrl_ + ncolumn_state_;
   if (count == 0) return;
+  // One pass over every column, serially or over the pool: the pool hands indices out in
+  // increasing order, so each worker meets the kinds in the order controls, activations,
+  // velocities, positions; each kind only overwrites stages that no later kind reuses.
+  auto run = [this](Worker& w, int i) {
+    if (i < ncolumn_ctrl_) return Column(w, Input::kCtrl, i);
+    i -= ncolumn_ctrl_;
+    const int nv = m_.nv;
+    if (i < m_.na) return Column(w, Input::kAct, i);
+    i -= m_.na;
+    if (i < nv) return Column(w, Input::kQvel, i);
+    Column(w, Input::kQpos, i - nv);
+  };
   if (pool_ && pool_->size() > 1) {
-    pool_->ParallelFor(count, [&](int worker, int i) { Column(workers_[worker], input, i); });
+    pool_->ParallelFor(count, [&](int worker, int i) { run(workers_[worker], i); });
   } else {
-    for (int i = 0; i < count; ++i) Column(workers_[0], input, i);
+    for (int i = 0; i < count; ++i) run(workers_[0], i);
   }
 }
 
@@ -117,7 +135,7 @@ void TransitionFD::Column(Worker& w, Input input, int index) {
   if (reuse_stages_ && !w.staged && input != Input::kQpos) {
     SetState(m_, w.data, kInputState, nominal_.data());
     w.data.sensor_noise_state = noise_state_;
-    engine_.ForwardSkip(w.data, Stage::kNone, skip_sensors_);
+    engine_.PositionVelocityStages(w.data, skip_sensors_);
     w.staged = true;
   }
   // A control is nudged only within its range (beyond it, the clamp would flatten the
@@ -190,6 +208,7 @@ void TransitionFD::PerturbedStep(Worker& w, Input input, int index, double delta
       break;
   }
   if (!reuse_stages_) skip = Stage::kNone;
+  std::copy(warmstart_.begin(), warmstart_.end(), d.qacc_warmstart.begin());
   d.sensor_noise_state = noise_state_;
   engine_.StepSkip(d, skip, skip_sensors_);
   GetState(m_, d, kStatePhysics, next);

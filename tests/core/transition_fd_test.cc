@@ -131,6 +131,43 @@ TEST(TransitionFD, ParallelColumnsAreBitIdenticalToSerial) {
   }
 }
 
+// Where the perturbed solves start: with newton (converges whatever the start) the nominal
+// solution gives the input warmstart's Jacobians up to the solver's tolerance; kAuto is kInput
+// bit for bit with pgs (a fixed number of sweeps: the start matters) and kNominal with newton.
+TEST(TransitionFD, WarmstartChoice) {
+  for (const char* solver : {"newton", "pgs"}) {
+    Config config;
+    config.solver = solver;
+    config.integrator = "euler";
+    Engine engine(LoadModel(test::TestModel("contact_pile.xml")), config);
+    Data d = engine.MakeData();
+    ContactState(engine, d, 6);
+    engine.Step(d);  // the warmstart is now the previous state's solution, not this one's
+    ASSERT_GT(d.ncon, 0);
+    TransitionFD fd(engine);
+    const int nx = fd.nx(), nu = fd.nu();
+    auto jacobians = [&](FDWarmstart warmstart) {
+      std::vector<double> AB(nx * nx + nx * nu);
+      TransitionFDOptions options{1e-6, false, warmstart};
+      fd.Compute(d, options, AB.data(), AB.data() + nx * nx, nullptr, nullptr);
+      return AB;
+    };
+    const std::vector<double> input = jacobians(FDWarmstart::kInput);
+    const std::vector<double> nominal = jacobians(FDWarmstart::kNominal);
+    const std::vector<double> automatic = jacobians(FDWarmstart::kAuto);
+    EXPECT_NE(nominal, input) << solver;  // the two starts give different round-off at least
+    EXPECT_EQ(automatic, std::string(solver) == "newton" ? nominal : input) << solver;
+    if (std::string(solver) != "newton") continue;
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < input.size(); ++i) {
+      worst = std::max(worst, std::fabs(nominal[i] - input[i]));
+      scale = std::max(scale, std::fabs(input[i]));
+    }
+    EXPECT_GT(scale, 0.5);
+    EXPECT_LE(worst, 1e-6 * scale);
+  }
+}
+
 TEST(TransitionFD, InputUntouchedAndNominalIsStep) {
   Engine engine(LoadModel(test::SharedModel("gymnasium/ant.xml")));
   Data d = engine.MakeData();

@@ -82,6 +82,9 @@ class Engine {
   // position and velocity stages); sensors are skipped when skip_sensors. Used by multi-stage
   // integrators.
   void ForwardSkip(Data& d, Stage skip, bool skip_sensors) const;
+  // Only the position and velocity stages of Forward (and their sensors unless skip_sensors):
+  // what ForwardSkip(d, Stage::kVelocity, ...) reuses, without the constraint solve.
+  void PositionVelocityStages(Data& d, bool skip_sensors) const;
   // ForwardSkip(d, skip, true) up to the constraint solve: kinematics, the constraint problem,
   // actuation and qacc_smooth; the solve does not run (qacc, efc_force, qfrc_constraint keep
   // their old values). For implicit gradients (transition_implicit.h), which replace the solve

@@ -12,8 +12,9 @@
 //   fd.Compute(data, {1e-6, /*centered=*/false}, A, B, C, D);
 //
 // How the differences stay clean and cheap:
-// - every perturbed step starts from the nominal point's full integration state, including
-//   qacc_warmstart, so iterative solvers start from the same point (no solver noise);
+// - every perturbed step starts from the nominal point's full integration state, and every
+//   constraint solve from the same warmstart (the input's, or with newton the nominal step's
+//   solution: TransitionFDOptions::warmstart), so the differences are not solver noise;
 // - a control or activation perturbation reuses the nominal position and velocity stages, a
 //   velocity perturbation reuses the position stage (Engine::StepSkip). This needs an integrator
 //   that evaluates the dynamics once per step and leaves the stage results of the start state in
@@ -36,9 +37,21 @@
 
 namespace gauss {
 
+// Where the constraint solver of every perturbed step starts (all of them from the same point,
+// so that the differences are not solver noise).
+enum class FDWarmstart {
+  kAuto,     // kNominal with the newton solver, kInput with any other
+  kInput,    // the input's qacc_warmstart, like the nominal step (MuJoCo's mjd_transitionFD)
+  kNominal,  // the nominal step's last solution: a perturbed solve then needs about one Newton
+             // iteration instead of two or three. Only for a solver that converges to its
+             // minimizer whatever the start (newton); an iterative solver stopped after a fixed
+             // number of sweeps (pgs, cg) gives a different, start-dependent answer
+};
+
 struct TransitionFDOptions {
   double eps = 1e-6;      // perturbation size (position tangent, qvel, act, ctrl alike)
   bool centered = false;  // central differences (2 steps per column) instead of forward ones
+  FDWarmstart warmstart = FDWarmstart::kAuto;
 };
 
 class TransitionFD {
@@ -78,9 +91,9 @@ class TransitionFD {
   // Which input a column perturbs.
   enum class Input { kCtrl, kAct, kQvel, kQpos };
 
-  // Every column of one kind, serially or over the pool; each writes one column of A or B (and
-  // of C or D).
-  void RunColumns(Input input, int count);
+  // Every column (ncolumn_ctrl_ control columns, then ncolumn_state_ state columns), serially or
+  // over the pool; each writes one column of A or B (and of C or D).
+  void RunColumns();
   void Column(Worker& w, Input input, int index);
   // One perturbed step from the nominal state: input `index` moved by `delta`; the next state
   // into `next`, the sensordata into `sens`.
@@ -98,10 +111,12 @@ class TransitionFD {
   std::vector<Worker> workers_;
   std::vector<double> nominal_;  // the input integration state
   std::vector<double> nominal_ctrl_;  // its controls (nu)
+  std::vector<double> warmstart_;  // the perturbed steps' qacc_warmstart (nv)
   std::uint64_t noise_state_ = 0;  // the input's sensor-noise generator state
   std::vector<double> next_, sensor_;
   TransitionFDOptions options_;
   bool skip_sensors_ = false;
+  int ncolumn_ctrl_ = 0, ncolumn_state_ = 0;
   double* A_ = nullptr;
   double* B_ = nullptr;
   double* C_ = nullptr;
