@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "gauss/error.h"
 #include "gauss/model.h"
 
 namespace gauss::test {
@@ -24,14 +25,25 @@ std::string TestPluginDir();
 // The build tree's bin/ directory (the gauss executable).
 std::string BinaryDir();
 
-// max_i |a_i - b_i| / max(1, |b_i|)
 // The kinematic tree of the body named `body` (fails the test and returns -1 when absent).
 int Tree(const Model& m, const char* body);
 
+// max_i |a_i - b_i| / max(1, |b_i|)
 double MaxRelError(const double* a, const double* b, int n);
 
 // A CSV text without one column (by header name; the text unchanged if it has none). Traces
 // are deterministic except their wall-clock column step_rate, which comparisons drop.
 std::string DropCsvColumn(const std::string& csv, const std::string& column);
+
+// The message of the gauss::Error that f() throws, or "" when it throws none.
+template <class F>
+std::string ErrorMessage(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 }  // namespace gauss::test

@@ -23,12 +23,7 @@ std::shared_ptr<const Model> Load(const std::string& inside) {
 }
 
 std::string ErrorOf(const std::string& inside) {
-  try {
-    Load(inside);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::ErrorMessage([&] { Load(inside); });
 }
 
 int Index(const std::vector<std::string>& names, const std::string& name) {

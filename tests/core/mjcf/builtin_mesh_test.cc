@@ -8,6 +8,7 @@
 
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "support/test_support.h"
 
 namespace gauss {
 namespace {
@@ -22,12 +23,7 @@ std::shared_ptr<const Model> LoadMesh(const std::string& mesh) {
 }
 
 std::string ErrorOf(const std::string& mesh) {
-  try {
-    LoadMesh(mesh);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::ErrorMessage([&] { LoadMesh(mesh); });
 }
 
 TEST(BuiltinMesh, ConesPrismsAndFrustaHaveTheirClosedFormVolumes) {

@@ -9,6 +9,7 @@
 #include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "support/test_support.h"
 
 namespace gauss {
 namespace {
@@ -20,12 +21,7 @@ std::shared_ptr<const Model> Load(const std::string& body, const std::string& he
 
 // The message of the error loading `xml` raises ("" if it loads).
 std::string ErrorOf(const std::string& xml) {
-  try {
-    LoadModelFromString(xml, "mjcf3.xml");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::ErrorMessage([&] { LoadModelFromString(xml, "mjcf3.xml"); });
 }
 
 bool Contains(const std::string& text, const std::string& part) {

@@ -9,6 +9,7 @@
 
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "support/test_support.h"
 
 namespace gauss {
 namespace {
@@ -18,12 +19,7 @@ std::shared_ptr<const Model> Load(const std::string& inside) {
 }
 
 std::string ErrorOf(const std::string& inside) {
-  try {
-    Load(inside);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::ErrorMessage([&] { Load(inside); });
 }
 
 TEST(Replicate, CopiesArePosedByAccumulatedOffsetAndRotation) {
