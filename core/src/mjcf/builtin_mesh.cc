@@ -19,16 +19,18 @@
 //  - supertorus (res >= 3, radius in (0, 1], s > 0, t > 0): for v = 2 pi j / res (outer loop)
 //    and u = 2 pi i / res (inner): ((1 + radius c(u, s)) c(v, t), (1 + radius c(u, s)) s(v, t),
 //    radius s(u, s)), with the triangles of its grid (cell (j, i): (a, b, c), (b, d, c) for
-//    a = (j, i), b = (j+1, i), c = (j, i+1), d = (j+1, i+1)). Not convex: its hull collides,
-//    and it weighs by the legacy rule on its triangles unless `inertia` says otherwise, as in
-//    3.12 (whose default mesh inertia is legacy; for the convex shapes that equals the hull's).
+//    a = (j, i), b = (j+1, i), c = (j, i+1), d = (j+1, i+1)). Not convex: its hull collides, and
+//    it weighs by the default (legacy) rule on these triangles, as in 3.12 (measured: its hull
+//    would be 3% heavier at radius 0.35). The convex shapes keep no triangles: their hull's
+//    give the same mass properties as 3.12's own triangles.
 //  - wedge (res_phi, res_theta >= 1, fov_phi in (0, 180], fov_theta in (0, 90) degrees,
 //    gamma in [0, 1]): points of the unit sphere around -z, (cos th sin ph, sin th,
 //    -cos th cos ph), ph outer and th inner. Along each axis [-1, 1] is cut into res equal
 //    cells whose edges x are bent to (1 - gamma) x + gamma x^5 (foveal: finer near the centre);
 //    the angle of cell k is fov times the mean of its two bent edges.
 //  - plate (res_x, res_y >= 1): the centres of a res_x x res_y grid of cells on [-1, 1]^2 at
-//    z = -1, x outer. (Always flat: MuJoCo, and Gauss, refuse a geom that uses it.)
+//    z = -1, x outer. Always flat, so it has no convex hull: Gauss refuses it (MuJoCo refuses
+//    it in a geom but keeps an unused one, for its tactile sensors, which Gauss refuses).
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -266,9 +268,6 @@ void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh) {
     Supertorus(res, real(1, 0, true, 1, false, "the minor radius"),
                real(2, 0, true, kInf, true, "the exponent s"),
                real(3, 0, true, kInf, true, "the exponent t"), v, &mesh->face);
-    // MuJoCo 3.12 weighs it by its own (non-convex) triangles with the legacy rule unless the
-    // mesh says otherwise (measured: its hull would be 3% heavier at radius 0.35)
-    if (mesh->inertia < 0) mesh->inertia = 0;  // legacy
   } else if (type == 6) {
     need(5, "wedge (res_phi, res_theta, fov_phi, fov_theta, gamma)");
     const int res_phi = IntParam(e, params, 0, 1, 1000, "res_phi");

@@ -90,6 +90,17 @@ TEST(BuiltinMesh, BadParametersAreRefused) {
       {"builtin=\"wedge\" params=\"3 3 60 90 0\"", "fov_theta (degrees) must be in (0, 90)"},
       {"builtin=\"wedge\" params=\"3 3 60 30 1.5\"", "gamma must be in [0, 1]"},
       {"builtin=\"plate\" params=\"0 2\"", "res_x must be a whole number in [1"}};
+  // a plate is flat: its convex hull has no volume, so Gauss refuses it even when no geom uses
+  // it (MuJoCo 3.12 refuses it in a geom, but keeps an unused one for tactile sensors)
+  for (const char* body : {"<worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"m\"/></body>"
+                           "</worldbody>", ""}) {
+    const std::string flat = test::ErrorMessage([&] {
+      LoadModelFromString(std::string("<mujoco><asset><mesh name=\"m\" builtin=\"plate\" "
+                                      "params=\"3 3\"/></asset>") + body + "</mujoco>",
+                          "plate.xml");
+    });
+    EXPECT_NE(flat.find("all vertices lie in a plane"), std::string::npos) << flat;
+  }
   for (const auto& [attributes, message] : bad) {
     EXPECT_NE(ErrorOf(std::string("<mesh name=\"m\" ") + attributes + "/>").find(message),
               std::string::npos) << attributes;
@@ -166,7 +177,6 @@ TEST(BuiltinMesh, WedgesSampleTheSphereAndPlatesAFlatGrid) {
                          .5,  -2. / 3, -1, .5,  0, -1, .5,  2. / 3, -1};
   ASSERT_EQ(p.size(), 18u);
   for (int i = 0; i < 18; ++i) EXPECT_NEAR(p[i], want[i], 1e-15) << i;
-}
 }
 
 }  // namespace
