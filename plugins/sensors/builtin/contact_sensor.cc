@@ -8,7 +8,7 @@
 // side when its body is the body or a descendant. A contact (geom1 g1, geom2 g2) matches when
 // one of its geoms belongs to side 1 and the other to side 2; a site side instead asks the
 // contact point to lie in the site's volume. Every contact counts, also those in the margin's
-// gap (no constraint rows: zero force), as in 3.12.
+// gap (no constraint rows in Gauss: zero force).
 //
 // Direction. The sensor reports each contact from side 1 to side 2: when only the order
 // (g2, g1) fits the sides, the contact is flipped: normal and first tangent negated, and the
