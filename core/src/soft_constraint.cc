@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "elliptic_zone.h"
+#include "row_penalty.h"
 #include "gauss/constraint.h"
 
 namespace gauss {
@@ -346,34 +347,11 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
     if (state) state[i] = static_cast<int>(s);
   };
   for (int i = 0; i < p.nefc; ++i) {
-    const ConstraintType type = p.type[i];
-    const double D = p.D[i];
-    if (type == ConstraintType::kEquality) {
-      cost += 0.5 * D * jar[i] * jar[i];
-      set(i, -D * jar[i], ConstraintState::kQuadratic);
-    } else if (IsFrictionLossRow(type)) {
-      // Huber: quadratic within |jar| <= R floss, linear outside
-      const double floss = p.frictionloss[i];
-      const double bound = p.R[i] * floss;
-      if (jar[i] >= bound) {
-        cost += floss * jar[i] - 0.5 * p.R[i] * floss * floss;
-        set(i, -floss, ConstraintState::kLinearPos);
-      } else if (jar[i] <= -bound) {
-        cost += -floss * jar[i] - 0.5 * p.R[i] * floss * floss;
-        set(i, floss, ConstraintState::kLinearNeg);
-      } else {
-        cost += 0.5 * D * jar[i] * jar[i];
-        set(i, -D * jar[i], ConstraintState::kQuadratic);
-      }
-    } else if (IsOneSidedRow(type)) {
-      if (jar[i] < 0) {
-        cost += 0.5 * D * jar[i] * jar[i];
-        set(i, -D * jar[i], ConstraintState::kQuadratic);
-      } else {
-        set(i, 0, ConstraintState::kSatisfied);
-      }
-    }
-    // elliptic rows are handled per contact below
+    if (p.type[i] == ConstraintType::kContactElliptic) continue;  // per contact below
+    double f = 0;
+    ConstraintState s = ConstraintState::kSatisfied;
+    RowPenalty(p, i, jar[i], cost, f, s);
+    set(i, f, s);
   }
 
   for (int k = 0; k < p.ncon; ++k) {
