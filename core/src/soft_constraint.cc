@@ -174,23 +174,28 @@ void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
   const int n = p.J_rownnz[i];
   const int* cols = p.J_colind + p.J_rowadr[i];
   const double* v = p.J_sparse + p.J_rowadr[i];
+  // the run's forces in locals: y's stores could alias f as far as the compiler knows, which
+  // would reload every f at every column
   int active[G];
+  double fa[G];
   int na = 0;
   for (int r = 0; r < G; ++r) {
-    if (f[i + r] != 0) active[na++] = r;
+    if (f[i + r] == 0) continue;
+    active[na] = r;
+    fa[na++] = f[i + r];
   }
   if (na == 0) return;
   if (na == G) {
     for (int k = 0; k < n; ++k) {
       double yc = y[cols[k]];
-      for (int r = 0; r < G; ++r) yc += v[r * n + k] * f[i + r];
+      for (int r = 0; r < G; ++r) yc += v[r * n + k] * fa[r];
       y[cols[k]] = yc;
     }
     return;
   }
   for (int k = 0; k < n; ++k) {
     double yc = y[cols[k]];
-    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * f[i + active[a]];
+    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * fa[a];
     y[cols[k]] = yc;
   }
 }
