@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "elliptic_zone.h"
+#include "row_penalty.h"
 #include "gauss/constraint.h"
 
 namespace gauss {
@@ -205,23 +206,28 @@ void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
   const int n = p.J_rownnz[i];
   const int* cols = p.J_colind + p.J_rowadr[i];
   const double* v = p.J_sparse + p.J_rowadr[i];
+  // the run's forces in locals: y's stores could alias f as far as the compiler knows, which
+  // would reload every f at every column
   int active[G];
+  double fa[G];
   int na = 0;
   for (int r = 0; r < G; ++r) {
-    if (f[i + r] != 0) active[na++] = r;
+    if (f[i + r] == 0) continue;
+    active[na] = r;
+    fa[na++] = f[i + r];
   }
   if (na == 0) return;
   if (na == G) {
     for (int k = 0; k < n; ++k) {
       double yc = y[cols[k]];
-      for (int r = 0; r < G; ++r) yc += v[r * n + k] * f[i + r];
+      for (int r = 0; r < G; ++r) yc += v[r * n + k] * fa[r];
       y[cols[k]] = yc;
     }
     return;
   }
   for (int k = 0; k < n; ++k) {
     double yc = y[cols[k]];
-    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * f[i + active[a]];
+    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * fa[a];
     y[cols[k]] = yc;
   }
 }
@@ -378,34 +384,11 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
     if (state) state[i] = static_cast<int>(s);
   };
   for (int i = 0; i < p.nefc; ++i) {
-    const ConstraintType type = p.type[i];
-    const double D = p.D[i];
-    if (type == ConstraintType::kEquality) {
-      cost += 0.5 * D * jar[i] * jar[i];
-      set(i, -D * jar[i], ConstraintState::kQuadratic);
-    } else if (IsFrictionLossRow(type)) {
-      // Huber: quadratic within |jar| <= R floss, linear outside
-      const double floss = p.frictionloss[i];
-      const double bound = p.R[i] * floss;
-      if (jar[i] >= bound) {
-        cost += floss * jar[i] - 0.5 * p.R[i] * floss * floss;
-        set(i, -floss, ConstraintState::kLinearPos);
-      } else if (jar[i] <= -bound) {
-        cost += -floss * jar[i] - 0.5 * p.R[i] * floss * floss;
-        set(i, floss, ConstraintState::kLinearNeg);
-      } else {
-        cost += 0.5 * D * jar[i] * jar[i];
-        set(i, -D * jar[i], ConstraintState::kQuadratic);
-      }
-    } else if (IsOneSidedRow(type)) {
-      if (jar[i] < 0) {
-        cost += 0.5 * D * jar[i] * jar[i];
-        set(i, -D * jar[i], ConstraintState::kQuadratic);
-      } else {
-        set(i, 0, ConstraintState::kSatisfied);
-      }
-    }
-    // elliptic rows are handled per contact below
+    if (p.type[i] == ConstraintType::kContactElliptic) continue;  // per contact below
+    double f = 0;
+    ConstraintState s = ConstraintState::kSatisfied;
+    RowPenalty(p, i, jar[i], cost, f, s);
+    set(i, f, s);
   }
 
   for (int k = 0; k < p.ncon; ++k) {

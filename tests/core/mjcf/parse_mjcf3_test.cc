@@ -403,8 +403,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "<sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
        "element 'distance': not supported yet"},
       {"<deformable/>", "element 'deformable': not supported yet"},
-      {"<asset><mesh name=\"m\" builtin=\"hemisphere\" params=\"1\"/></asset>",
-       "attribute 'builtin': not supported yet: builtin mesh shape 'hemisphere'"},
       {"<worldbody><site name=\"s0\"/><geom name=\"g\" size=\"0.1\" pos=\"0 0 1\"/>"
        "<site name=\"s1\" pos=\"0 0 2\"/></worldbody><tendon><spatial armature=\"1\">"
        "<site site=\"s0\"/><geom geom=\"g\"/><site site=\"s1\"/></spatial></tendon>",
