@@ -36,7 +36,16 @@ class DualProblem {
   bool dense() const { return dense_ != nullptr; }
   // b_i + (AR f)_i: the dual gradient of row i (inline: the sweeps' innermost call)
   double Residual(int i, const double* f) const {
-    if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
+    if (dense_) {
+      // In a sweep, f[i - 1] was updated just before row i: its term is added last, so the
+      // rest of the sum (f[i..n) from the last sweep first, then f[0..i - 1)) does not wait
+      // for it and the chain from one row's update to the next is one product and one sum.
+      const double* row = dense_ + static_cast<std::size_t>(i) * n_;
+      const int last = i > 0 ? i - 1 : n_ - 1;
+      const double rest = i > 0 ? math::DotN(row + i, f + i, n_ - i) + math::DotN(row, f, i - 1)
+                                : math::DotN(row, f, n_ - 1);
+      return (b_[i] + rest) + row[last] * f[last];
+    }
     double r = b_[i];
     const int adr = AR_rowadr_[i];
     for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
@@ -51,6 +60,9 @@ class DualProblem {
     return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
   }
   double Diagonal(int i) const { return diag_[i]; }
+  // 1 / AR_ii (AR_ii floored at kMinVal): the sweeps multiply by it, as MuJoCo does, rather
+  // than divide (a division's latency sits on the chain from one row's update to the next)
+  double InverseDiagonal(int i) const { return diag_inv_[i]; }
   // 1/2 f'AR f + f'b
   double Cost(const double* f) const;
 
@@ -64,12 +76,15 @@ class DualProblem {
   // the j < end that share a dof with i, in decreasing dof order (the same sums for every
   // storage)
   void AddRowProducts(const ConstraintProblem& p, int i, int end, double* row) const;
+  // whether each row's dofs lie on exactly one dof tree (one root dof each)
+  bool RowsOnOneTreeEach() const;
   // the rows sharing a dof with row i (i itself included), increasing; returns their count
   int InteractingRows(int i, int* mark, int* rows) const;
 
   int n_ = 0;
   const double* b_ = nullptr;
   const double* diag_ = nullptr;
+  const double* diag_inv_ = nullptr;
   // AR dense (n x n) when most rows interact, else in CSR
   const double* dense_ = nullptr;
   const int* AR_rowadr_ = nullptr;

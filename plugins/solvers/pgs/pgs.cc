@@ -128,7 +128,7 @@ class PgsSolver : public ConstraintSolver {
       }
       const double residual = dual.Residual(i, f);
       const double diagonal = dual.Diagonal(i);
-      double value = f[i] - residual / diagonal;
+      double value = f[i] - residual * dual.InverseDiagonal(i);
       if (IsOneSidedRow(type)) {
         value = std::max(0.0, value);
       } else if (IsFrictionLossRow(type)) {
