@@ -126,7 +126,7 @@ class PgsSolver : public ConstraintSolver {
         i += size;
         continue;
       }
-      const double residual = dual.Residual(i, f);
+      const double residual = dual.SweepResidual(i, f);
       const double diagonal = dual.Diagonal(i);
       double value = f[i] - residual * dual.InverseDiagonal(i);
       if (IsOneSidedRow(type)) {

@@ -3,7 +3,7 @@
 // J solved through M) on contact, limit and equality problems with one and several kinematic
 // trees; rows on no common dof tree get exactly zero, the storage follows the documented rule
 // (dense when more than a third of the pairs of rows share a dof tree, pairs counted per tree
-// when each row lies on one); the inverse diagonal is 1 / AR_ii; the residuals, the cost and
+// when each row lies on one); the inverse diagonal is 1 / AR_ii; the residuals (both summation orders), the cost and
 // the map back to accelerations agree with the plain matrix too.
 #include <gtest/gtest.h>
 
@@ -150,6 +150,7 @@ TEST_P(PgsDual, MatchesThePlainMatrixAndItsPattern) {
     double want = b[i];
     for (int j = 0; j < n; ++j) want += plain[static_cast<std::size_t>(i) * n + j] * f[j];
     EXPECT_NEAR(dual.Residual(i, f.data()), want, 1e-11 * largest * n) << "row " << i;
+    EXPECT_NEAR(dual.SweepResidual(i, f.data()), want, 1e-11 * largest * n) << "row " << i;
   }
   dual.Acceleration(p, f.data(), qacc.data());
   for (int k = 0; k < nv; ++k) {
