@@ -78,6 +78,9 @@ Problem ReadProblem(const std::string& path, const std::vector<std::string>& set
   pr.ilqr.horizon = root["horizon"] ? root["horizon"].as<int>() : 100;
   pr.ilqr.max_iterations = root["max_iterations"] ? root["max_iterations"].as<int>() : 50;
   pr.ilqr.tolerance = root["tolerance"] ? root["tolerance"].as<double>() : 1e-6;
+  // the problem files default to the unconstrained backward pass (their earlier behaviour); the
+  // box-constrained one is an option, better on some contact problems and worse on others
+  pr.ilqr.control_limits = IlqrControlLimits::kClamp;
   if (const YAML::Node limits = root["control_limits"]) {
     const std::string mode = limits.as<std::string>();
     if (mode != "box" && mode != "clamp") {
@@ -201,7 +204,7 @@ int TrajoptCommand(const std::vector<std::string>& argv) {
           << (pr.ilqr.control_limits == IlqrControlLimits::kBox ? "box" : "clamp")
           << "\ninitial_cost: " << r.history.front().cost << "\nfinal_cost: " << r.cost
           << "\ngoal_violation: " << r.goal_violation << "\niterations: " << r.iterations
-          << "\nconverged: " << (r.converged ? "true" : "false") << "\nwall_time_s: " << r.seconds
+          << "\nconverged: " << (r.converged ? "true" : "false") << "\nstop: " << r.stop_reason << "\nwall_time_s: " << r.seconds
           << '\n';
   std::ofstream(out_dir + "/summary.yaml") << summary.str();
   std::printf("%s", summary.str().c_str());

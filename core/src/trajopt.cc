@@ -237,11 +237,15 @@ IlqrResult Ilqr::Solve(const Data& start, std::vector<double> controls) {
       mu = std::max(mu * 10, mu_min);
       if (mu > mu_max) break;
     }
-    if (mu > mu_max) break;
+    if (mu > mu_max) {
+      result.stop_reason = "no decrease";
+      break;
+    }
     // stationary: the local model, barely regularized, promises (almost) nothing within the
     // control limits (a large mu shrinks the step, so it says nothing then; Tassa et al. 2012)
     if (mu <= 1e-5 && s.expected_decrease < p.tolerance * std::fabs(cost)) {
       result.converged = true;
+      result.stop_reason = "stationary";
       break;
     }
     const std::vector<double> ref_phys = s.phys, ref_integ = s.integ, ref_ctrl = s.ctrl;
@@ -261,7 +265,10 @@ IlqrResult Ilqr::Solve(const Data& start, std::vector<double> controls) {
       s.ctrl = ref_ctrl;
       mu = std::max(mu * 10, mu_min);
       result.history.push_back({cost, 0, mu, elapsed()});
-      if (mu > mu_max) break;
+      if (mu > mu_max) {
+        result.stop_reason = "no decrease";
+        break;
+      }
       continue;
     }
     linearized = false;
@@ -273,6 +280,7 @@ IlqrResult Ilqr::Solve(const Data& start, std::vector<double> controls) {
     // because the step was cut, not because the model has nothing left to give)
     if (decrease < p.tolerance && accepted == 1) {
       result.converged = true;
+      result.stop_reason = "tolerance";
       break;
     }
   }

@@ -103,6 +103,7 @@ TEST(Ilqr, ReachesTheOptimumOfALinearProblemWithActiveControlLimits) {
   p.control_weight = 1e-2;
   p.max_iterations = 50;
   p.tolerance = 1e-12;
+  p.control_limits = IlqrControlLimits::kBox;
   const RailCost cost{50, 0.02, 1e-2, 1e4, 1e3};
   const IlqrResult box = Ilqr(engine, p).Solve(engine.MakeData(), std::vector<double>(50, 0.0));
   EXPECT_TRUE(box.converged);

@@ -17,6 +17,7 @@
 //   gauss::IlqrResult result = ilqr.Solve(start, initial_controls);
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "gauss/data.h"
@@ -65,6 +66,11 @@ struct IlqrResult {
   double goal_violation = 0;  // |x_T - goal| over the dofs with a terminal weight (tangent)
   int iterations = 0;         // backward/forward passes done
   bool converged = false;     // stopped by the tolerance (not by max_iterations or mu)
+  // why it stopped: "tolerance" (a full step decreased the cost by less than the tolerance),
+  // "stationary" (the local model's decrease is below it), "no decrease" (the line search
+  // failed up to mu = 1e10: a point where the Jacobians' model and the simulated cost disagree),
+  // "iteration limit"
+  std::string stop_reason = "iteration limit";
   double seconds = 0;
 };
 
