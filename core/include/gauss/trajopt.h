@@ -48,7 +48,7 @@ struct IlqrProblem {
   // A, B through the solver's implicit gradients (gauss/transition_implicit.h; solver=ip)
   // instead of finite differences of the step
   bool implicit = false;
-  IlqrControlLimits control_limits = IlqrControlLimits::kBox;
+  IlqrControlLimits control_limits = IlqrControlLimits::kClamp;
 };
 
 struct IlqrIteration {
