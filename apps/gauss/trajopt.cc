@@ -78,9 +78,8 @@ Problem ReadProblem(const std::string& path, const std::vector<std::string>& set
   pr.ilqr.horizon = root["horizon"] ? root["horizon"].as<int>() : 100;
   pr.ilqr.max_iterations = root["max_iterations"] ? root["max_iterations"].as<int>() : 50;
   pr.ilqr.tolerance = root["tolerance"] ? root["tolerance"].as<double>() : 1e-6;
-  // the problem files default to the unconstrained backward pass (their earlier behaviour); the
-  // box-constrained one is an option, better on some contact problems and worse on others
-  pr.ilqr.control_limits = IlqrControlLimits::kClamp;
+  // default (IlqrProblem's): the unconstrained backward pass; the box-constrained one is an
+  // option, better on some contact problems and worse on others
   if (const YAML::Node limits = root["control_limits"]) {
     const std::string mode = limits.as<std::string>();
     if (mode != "box" && mode != "clamp") {
