@@ -24,10 +24,10 @@ namespace fs = std::filesystem;
 
 const char* kUsage =
     "usage: gauss trajopt PROBLEM.yaml --out DIR [--set KEY=VALUE]...\n\n"
-    "Optimizes the controls of a simulation with iLQR on finite-difference Jacobians. PROBLEM.yaml\n"
-    "names the model, the horizon, the start and goal states, the cost weights, the initial\n"
-    "controls and the derivative method (docs/derivatives.md). --set adds engine settings after\n"
-    "the file's own `set` list.";
+    "Optimizes the controls of a simulation with iLQR on finite-difference or implicit\n"
+    "Jacobians. PROBLEM.yaml names the model, the horizon, the start and goal states, the cost\n"
+    "weights, the initial controls, the derivative method and the treatment of control limits\n"
+    "(docs/derivatives.md). --set adds engine settings after the file's own `set` list.";
 
 // Where in PROBLEM.yaml, for error messages.
 Error BadKey(const std::string& file, const YAML::Node& node, const std::string& what) {
@@ -78,6 +78,15 @@ Problem ReadProblem(const std::string& path, const std::vector<std::string>& set
   pr.ilqr.horizon = root["horizon"] ? root["horizon"].as<int>() : 100;
   pr.ilqr.max_iterations = root["max_iterations"] ? root["max_iterations"].as<int>() : 50;
   pr.ilqr.tolerance = root["tolerance"] ? root["tolerance"].as<double>() : 1e-6;
+  // default (IlqrProblem's): the unconstrained backward pass; the box-constrained one is an
+  // option, better on some contact problems and worse on others
+  if (const YAML::Node limits = root["control_limits"]) {
+    const std::string mode = limits.as<std::string>();
+    if (mode != "box" && mode != "clamp") {
+      throw BadKey(path, limits, "control_limits must be box or clamp");
+    }
+    pr.ilqr.control_limits = mode == "box" ? IlqrControlLimits::kBox : IlqrControlLimits::kClamp;
+  }
   if (const YAML::Node der = root["derivatives"]) {
     const std::string method = der["method"] ? der["method"].as<std::string>() : "fd";
     if (method != "fd" && method != "implicit") {
@@ -190,9 +199,11 @@ int TrajoptCommand(const std::vector<std::string>& argv) {
           << "\nderivatives: " << (pr.ilqr.implicit ? "implicit " : "fd ")
           << (pr.ilqr.derivatives.centered ? "centered" : "forward")
           << " eps " << pr.ilqr.derivatives.eps << " threads " << pr.threads
+          << "\ncontrol_limits: "
+          << (pr.ilqr.control_limits == IlqrControlLimits::kBox ? "box" : "clamp")
           << "\ninitial_cost: " << r.history.front().cost << "\nfinal_cost: " << r.cost
           << "\ngoal_violation: " << r.goal_violation << "\niterations: " << r.iterations
-          << "\nconverged: " << (r.converged ? "true" : "false") << "\nwall_time_s: " << r.seconds
+          << "\nconverged: " << (r.converged ? "true" : "false") << "\nstop: " << r.stop_reason << "\nwall_time_s: " << r.seconds
           << '\n';
   std::ofstream(out_dir + "/summary.yaml") << summary.str();
   std::printf("%s", summary.str().c_str());

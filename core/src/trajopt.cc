@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 
+#include "gauss/box_qp.h"
 #include "gauss/error.h"
 #include "gauss/state.h"
 #include "gauss/transition_implicit.h"
@@ -18,6 +20,7 @@ namespace {
 using Matrix = Eigen::MatrixXd;
 using Vector = Eigen::VectorXd;
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 void CheckSize(const std::vector<double>& v, int n, const char* name, bool optional) {
   if (optional && v.empty()) return;
@@ -44,6 +47,8 @@ struct Ilqr::Impl {
   std::vector<Matrix> A, B, K;      // per step
   std::vector<Vector> k;
   Vector tangent;                   // nv scratch
+  bool box_controls;                // p.control_limits == kBox and some control is limited
+  double expected_decrease = 0;     // of the last Backward: the local model's cost decrease
 
   Impl(const Engine& e, const IlqrProblem& problem, ThreadPool* pool)
       : engine(e), m(e.model()), p(problem), T(problem.horizon), nx(2 * m.nv + m.na), nu(m.nu),
@@ -52,6 +57,9 @@ struct Ilqr::Impl {
         A(T, Matrix(nx, nx)), B(T, Matrix(nx, nu)), K(T, Matrix::Zero(nu, nx)),
         k(T, Vector::Zero(nu)), tangent(m.nv) {
     if (p.implicit) implicit = std::make_unique<TransitionImplicit>(e);
+    box_controls = false;
+    for (int a = 0; a < nu; ++a) box_controls = box_controls || m.actuator_ctrllimited[a];
+    box_controls = box_controls && p.control_limits == IlqrControlLimits::kBox;
   }
 
   // dx (nx) = x - x_ref in the tangent space, for states (qpos, qvel, act).
@@ -130,10 +138,16 @@ struct Ilqr::Impl {
     }
   }
 
-  // Riccati recursion into k, K; false when Q_uu + mu I is not positive definite somewhere.
+  // Riccati recursion into k, K and the model's predicted decrease of the cost for the full
+  // feedforward step (expected_decrease); false when Q_uu + mu I is not positive definite
+  // somewhere. With control limits the feedforward step of each time step minimizes the local
+  // model within ctrlrange (box QP, gauss/box_qp.h) and the clamped controls get no feedback
+  // (Tassa, Mansard & Todorov 2014): otherwise the value function would count on controls the
+  // rollout clamps away.
   bool Backward(double mu, const Vector& w_run, const Vector& w_term) {
     Vector Vx = w_term.cwiseProduct(GoalError(phys.data() + T * nphys));
     Matrix Vxx = w_term.asDiagonal();
+    expected_decrease = 0;
     for (int t = T - 1; t >= 0; --t) {
       const Vector e = GoalError(phys.data() + t * nphys);
       const Eigen::Map<const Vector> u(ctrl.data() + t * nu, nu);
@@ -147,10 +161,34 @@ struct Ilqr::Impl {
       const Matrix Qux = B[t].transpose() * VA;
       Matrix Quu_reg = Quu;
       Quu_reg.diagonal().array() += mu;
-      const Eigen::LLT<Matrix> llt(Quu_reg);
-      if (llt.info() != Eigen::Success) return false;
-      k[t] = -llt.solve(Qu);
-      K[t] = -llt.solve(Qux);
+      if (box_controls) {
+        Vector lower(nu), upper(nu);
+        for (int a = 0; a < nu; ++a) {
+          const bool limited = m.actuator_ctrllimited[a];
+          lower[a] = limited ? m.actuator_ctrlrange[2 * a] - u[a] : -kInfinity;
+          upper[a] = limited ? m.actuator_ctrlrange[2 * a + 1] - u[a] : kInfinity;
+        }
+        const BoxQpResult qp = SolveBoxQp(Quu_reg, Qu, lower, upper, k[t]);
+        if (!qp.ok) return false;
+        k[t] = qp.x;
+        K[t].setZero();
+        if (!qp.clamped.all()) {
+          Matrix Qux_free((!qp.clamped).count(), nx);
+          for (int a = 0, f = 0; a < nu; ++a) {
+            if (!qp.clamped[a]) Qux_free.row(f++) = Qux.row(a);
+          }
+          const Matrix K_free = -qp.free_factor.solve(Qux_free);
+          for (int a = 0, f = 0; a < nu; ++a) {
+            if (!qp.clamped[a]) K[t].row(a) = K_free.row(f++);
+          }
+        }
+      } else {
+        const Eigen::LLT<Matrix> llt(Quu_reg);
+        if (llt.info() != Eigen::Success) return false;
+        k[t] = -llt.solve(Qu);
+        K[t] = -llt.solve(Qux);
+      }
+      expected_decrease -= k[t].dot(Qu) + 0.5 * k[t].dot(Quu * k[t]);
       Vx = Qx + K[t].transpose() * Quu * k[t] + K[t].transpose() * Qu + Qux.transpose() * k[t];
       Vxx = Qxx + K[t].transpose() * Quu * K[t] + K[t].transpose() * Qux + Qux.transpose() * K[t];
       Vxx = 0.5 * (Vxx + Vxx.transpose()).eval();
@@ -190,13 +228,26 @@ IlqrResult Ilqr::Solve(const Data& start, std::vector<double> controls) {
   result.history.push_back({cost, 0, 0, elapsed()});
   double mu = 1e-6;
   const double mu_min = 1e-9, mu_max = 1e10;
+  bool linearized = false;  // A, B belong to the current trajectory
   for (int it = 0; it < p.max_iterations; ++it) {
-    s.Linearize();
+    // after a failed line search the trajectory is unchanged: only the regularization grows
+    if (!linearized) s.Linearize();
+    linearized = true;
     while (!s.Backward(mu, w_run, w_term)) {
       mu = std::max(mu * 10, mu_min);
       if (mu > mu_max) break;
     }
-    if (mu > mu_max) break;
+    if (mu > mu_max) {
+      result.stop_reason = "no decrease";
+      break;
+    }
+    // stationary: the local model, barely regularized, promises (almost) nothing within the
+    // control limits (a large mu shrinks the step, so it says nothing then; Tassa et al. 2012)
+    if (mu <= 1e-5 && s.expected_decrease < p.tolerance * std::fabs(cost)) {
+      result.converged = true;
+      result.stop_reason = "stationary";
+      break;
+    }
     const std::vector<double> ref_phys = s.phys, ref_integ = s.integ, ref_ctrl = s.ctrl;
     double accepted = 0, new_cost = cost;
     for (double step = 1; step > 1e-4; step *= 0.5) {
@@ -214,15 +265,22 @@ IlqrResult Ilqr::Solve(const Data& start, std::vector<double> controls) {
       s.ctrl = ref_ctrl;
       mu = std::max(mu * 10, mu_min);
       result.history.push_back({cost, 0, mu, elapsed()});
-      if (mu > mu_max) break;
+      if (mu > mu_max) {
+        result.stop_reason = "no decrease";
+        break;
+      }
       continue;
     }
+    linearized = false;
     const double decrease = (cost - new_cost) / std::max(std::fabs(cost), 1e-300);
     cost = new_cost;
     result.history.push_back({cost, accepted, mu, elapsed()});
     mu = std::max(mu / 10, mu_min);
-    if (decrease < p.tolerance) {
+    // a small decrease means convergence only for the full step (a short one may be small
+    // because the step was cut, not because the model has nothing left to give)
+    if (decrease < p.tolerance && accepted == 1) {
       result.converged = true;
+      result.stop_reason = "tolerance";
       break;
     }
   }

@@ -154,6 +154,46 @@ TEST(CliTrajopt, BoxLiftFromRestNeedsGradientsAtALargerKappa) {
   }
 }
 
+// The same lift at h = 0.05 (config/trajopt/box_lift_ip_gradient_kappa_h05.yaml): with the
+// default clamping the backward pass counts on lift force beyond the 20 N limit and iLQR stops
+// with the box half way up; the box-constrained backward pass (control_limits: box) lifts it to
+// the goal (measured: 0.5078 m up and still rising with clamp, 0.8989 m at 1.4e-3 m/s with box).
+TEST(CliTrajopt, BoxLiftFromRestAtAFinerStepNeedsTheBoxConstrainedBackwardPass) {
+  for (const std::string mode : {"clamp", "box"}) {
+    const std::string problem = WriteScratch(
+        "lift_h05_" + mode + ".yaml",
+        "model: " + RepoModel("ip/lift_box.xml") +
+            "\nset: [timestep=0.05, integrator=euler, solver=ip, solver.params.kappa_floor=1.0e-3,"
+            " solver.params.kappa_tol=1.1e-3, solver.params.gradient_kappa=30]\nhorizon: 20\n"
+            "goal: {qpos: [0, 0, 0.9], qvel: 0}\n"
+            "cost: {terminal: {qpos: 1000, qvel: 100}, control: 1.0e-3}\n"
+            "initial_controls: 0\nderivatives: {method: implicit}\ncontrol_limits: " + mode +
+            "\nmax_iterations: 100\n");
+    const std::string out = ScratchDir() + "/lift_h05_" + mode;
+    const CliResult r = RunGauss("trajopt " + Q(problem) + " --out " + Q(out));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("control_limits: " + mode), std::string::npos) << r.out;
+    const Csv traj = ReadCsvFile(out + "/trajectory.csv");
+    ASSERT_EQ(traj.rows.size(), 21u);
+    if (mode == "clamp") {
+      EXPECT_LT(traj.At(20, "qpos2"), 0.7);  // stopped far below the goal
+    } else {
+      EXPECT_NEAR(traj.At(20, "qpos2"), 0.9, 0.01);  // lifted to the goal
+      EXPECT_NEAR(traj.At(20, "qvel2"), 0.0, 0.05);  // and stopped
+    }
+  }
+}
+
+TEST(CliTrajopt, BadControlLimitsNamesTheKey) {
+  const std::string problem = WriteScratch(
+      "bad_limits.yaml", "model: " + RepoModel("box_slide.xml") +
+                             "\ngoal: {qpos: [0, 0, 0]}\ncost: {control: 1}\ncontrol_limits: soft\n");
+  const CliResult r = RunGauss("trajopt " + Q(problem) + " --out " + Q(ScratchDir() + "/bad_limits"));
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("bad_limits.yaml"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("control_limits must be box or clamp"), std::string::npos) << r.err;
+}
+
 TEST(CliTrajopt, MissingGoalNamesTheFile) {
   const std::string problem =
       WriteScratch("bad.yaml", "model: " + RepoModel("box_slide.xml") + "\ncost: {control: 1}\n");

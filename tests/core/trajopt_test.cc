@@ -1,14 +1,17 @@
 // iLQR (core/src/trajopt.cc): on the sliding box with contacts, the accepted costs never rise
 // and the optimized rollout reaches the goal; the same problem over a 2-thread pool gives the
-// same controls bit for bit; wrong sizes are refused naming the field.
+// same controls bit for bit; on a linear problem with active control limits it reaches the
+// constrained optimum (KKT); wrong sizes are refused naming the field.
 #include "gauss/trajopt.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "gauss/transition_implicit.h"
 #include "support/test_support.h"
 
 namespace gauss {
@@ -52,6 +55,134 @@ TEST(Ilqr, PoolGivesTheSameControls) {
   Ilqr serial(engine, p), parallel(engine, p, &pool);
   const std::vector<double> u0(60 * 3, 0.0);
   EXPECT_EQ(serial.Solve(start, u0).controls, parallel.Solve(start, u0).controls);
+}
+
+// A 1 kg point mass on a frictionless horizontal rail, force u limited to +-4 N, euler at h:
+// v' = v + h u, q' = q + h v', so q_T = h^2 sum_t (T - t) u_t and v_T = h sum_t u_t are linear
+// in the controls and the cost 1/2 r |u|^2 + 1/2 (w_q (q_T - 1)^2 + w_v v_T^2) is a convex QP
+// over the box. Its minimizer is characterized by the KKT conditions, checked here on the
+// gradient computed from these closed forms (independent of iLQR's Jacobians).
+constexpr char kRail[] = R"(
+<mujoco>
+  <option timestep="0.02" gravity="0 0 0"/>
+  <worldbody>
+    <body>
+      <joint name="x" type="slide" axis="1 0 0"/>
+      <geom type="sphere" size="0.1" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <actuator><motor joint="x" ctrllimited="true" ctrlrange="-4 4"/></actuator>
+</mujoco>)";
+
+struct RailCost {
+  int T;
+  double h, r, w_q, w_v;
+  // the gradient of the cost with respect to u_t for the controls u (start at rest at 0)
+  std::vector<double> Gradient(const std::vector<double>& u) const {
+    double q = 0, v = 0;
+    for (int t = 0; t < T; ++t) {
+      q += h * h * (T - t) * u[t];
+      v += h * u[t];
+    }
+    std::vector<double> g(T);
+    for (int t = 0; t < T; ++t) g[t] = r * u[t] + w_q * (q - 1) * h * h * (T - t) + w_v * v * h;
+    return g;
+  }
+};
+
+TEST(Ilqr, ReachesTheOptimumOfALinearProblemWithActiveControlLimits) {
+  Config config;
+  config.integrator = "euler";
+  const Engine engine(LoadModelFromString(kRail), config);
+  IlqrProblem p;
+  p.horizon = 50;  // 1 s: reaching 1 m and stopping needs 4 m/s^2 for most of it
+  p.goal_qpos = {1};
+  p.goal_qvel = {0};
+  p.terminal_qpos_weight = {1e4};
+  p.terminal_qvel_weight = {1e3};
+  p.control_weight = 1e-2;
+  p.max_iterations = 50;
+  p.tolerance = 1e-12;
+  p.control_limits = IlqrControlLimits::kBox;
+  const RailCost cost{50, 0.02, 1e-2, 1e4, 1e3};
+  const IlqrResult box = Ilqr(engine, p).Solve(engine.MakeData(), std::vector<double>(50, 0.0));
+  EXPECT_TRUE(box.converged);
+  const std::vector<double> g = cost.Gradient(box.controls);
+  int at_bound = 0;
+  for (int t = 0; t < 50; ++t) {
+    const double u = box.controls[t];
+    ASSERT_LE(std::fabs(u), 4.0);
+    if (u >= 4.0) {
+      EXPECT_LE(g[t], 1e-6) << t;  // pushing past the upper bound would lower the cost
+      ++at_bound;
+    } else if (u <= -4.0) {
+      EXPECT_GE(g[t], -1e-6) << t;
+      ++at_bound;
+    } else {
+      EXPECT_NEAR(g[t], 0, 1e-6) << t;  // free: stationary
+    }
+  }
+  EXPECT_GT(at_bound, 10);  // the limits are active (the test is about them)
+
+  // without the box QP the backward pass counts on the clamped controls: it stops at a worse cost
+  p.control_limits = IlqrControlLimits::kClamp;
+  const IlqrResult clamp = Ilqr(engine, p).Solve(engine.MakeData(), std::vector<double>(50, 0.0));
+  EXPECT_GT(clamp.cost, box.cost * (1 + 1e-6));
+}
+
+// The implicit gradients iLQR linearizes with, checked where it uses them: along the hopper's
+// trajectory after one iteration of hopper_goal_ip.yaml's problem (ip at kappa 1e-3, h = 0.05,
+// stance, lift-off and touch-down), against centered differences of the same ip step. The step
+// is solved onto the central path (kappa_tol = kappa (1 + 1e-9), r_tol 1e-13): with the loose
+// tolerances of the problem files the solve stops at an iterate off the central path, a different
+// smooth function (measured up to 1.2e-2 relative from the implicit gradient).
+TEST(Ilqr, ImplicitGradientsAlongAHopperTrajectoryMatchDifferencesOfTheStep) {
+  Config config;
+  config.solver = "ip";
+  config.integrator = "euler";
+  config.timestep = 0.05;
+  config.solver_params.Set("kappa_floor", "1e-3");
+  config.solver_params.Set("kappa_tol", "1.000000001e-3");
+  config.solver_params.Set("r_tol", "1e-13");
+  config.solver_params.Set("max_iterations", "200");
+  const Engine engine(LoadModel(test::RepoModel("gymnasium/hopper.xml")), config);
+  IlqrProblem p;
+  p.horizon = 30;
+  p.goal_qpos = {0.5, 1.25, 0, 0, 0, 0};
+  p.terminal_qpos_weight = {1000, 1000, 1000, 10, 10, 10};
+  p.terminal_qvel_weight = std::vector<double>(6, 100);
+  p.control_weight = 1e-2;
+  p.max_iterations = 1;
+  p.implicit = true;
+  const IlqrResult r = Ilqr(engine, p).Solve(engine.MakeData(), std::vector<double>(30 * 3, 0.0));
+  ASSERT_EQ(r.iterations, 1);
+
+  TransitionImplicit implicit(engine);
+  TransitionFD fd(engine);
+  const int nx = implicit.nx(), nu = implicit.nu();
+  std::vector<double> A(nx * nx), B(nx * nu), Afd(nx * nx), Bfd(nx * nu);
+  Data d = engine.MakeData();
+  int in_contact = 0;
+  double worst = 0;
+  for (int t = 0; t < p.horizon; ++t) {
+    for (int a = 0; a < nu; ++a) d.ctrl[a] = r.controls[t * nu + a];
+    // t = 0: the start pose has the foot exactly at the contact margin, where a nudge creates
+    // the contact row (the step is not differentiable there; its A is not used, x_0 is fixed)
+    if (t > 0) {
+      engine.Forward(d);
+      in_contact += d.ncon > 0;
+      implicit.Compute(d, {1e-6, false}, A.data(), B.data());
+      fd.Compute(d, {1e-7, true}, Afd.data(), Bfd.data(), nullptr, nullptr);
+      const double err = std::max(test::MaxRelError(A.data(), Afd.data(), nx * nx),
+                                  test::MaxRelError(B.data(), Bfd.data(), nx * nu));
+      EXPECT_LE(err, 1e-4) << "t = " << t;  // measured worst 6.7e-5
+      worst = std::max(worst, err);
+    }
+    engine.Step(d);
+  }
+  std::printf("worst relative difference along the trajectory: %.2e\n", worst);
+  EXPECT_GE(in_contact, 10);  // the trajectory is mostly in contact (the case that matters)
+  EXPECT_LT(in_contact, p.horizon - 1);  // and also has flight phases
 }
 
 TEST(Ilqr, WrongSizesAreRefused) {

@@ -8,14 +8,16 @@
 // the weights are diagonal (per dof). Wrun makes the running term a tracking cost, r the
 // control effort. Each iteration: Jacobians A_t, B_t along the current trajectory, a backward
 // Riccati pass with Levenberg-Marquardt regularization of Q_uu, and a forward rollout with a
-// backtracking line search on the feedforward step. Controls are clamped to ctrlrange in the
-// rollout (the simple clamping variant, not box-constrained DDP).
+// backtracking line search on the feedforward step. With control limits the backward pass
+// solves a box QP per step (box-constrained DDP, Tassa et al. 2014; IlqrControlLimits) and the
+// rollout clamps to ctrlrange.
 //
 //   gauss::IlqrProblem problem{...};
 //   gauss::Ilqr ilqr(engine, problem);
 //   gauss::IlqrResult result = ilqr.Solve(start, initial_controls);
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "gauss/data.h"
@@ -24,6 +26,12 @@
 #include "gauss/transition_fd.h"
 
 namespace gauss {
+
+// How the backward pass treats actuators with ctrlrange (the rollout clamps them either way).
+enum class IlqrControlLimits {
+  kBox,    // feedforward step by a box QP within the range, no feedback on clamped controls
+  kClamp,  // unconstrained backward pass; the rollout's clamp alone enforces the range
+};
 
 struct IlqrProblem {
   int horizon = 100;                     // T steps of the engine's timestep
@@ -40,6 +48,7 @@ struct IlqrProblem {
   // A, B through the solver's implicit gradients (gauss/transition_implicit.h; solver=ip)
   // instead of finite differences of the step
   bool implicit = false;
+  IlqrControlLimits control_limits = IlqrControlLimits::kClamp;
 };
 
 struct IlqrIteration {
@@ -57,6 +66,11 @@ struct IlqrResult {
   double goal_violation = 0;  // |x_T - goal| over the dofs with a terminal weight (tangent)
   int iterations = 0;         // backward/forward passes done
   bool converged = false;     // stopped by the tolerance (not by max_iterations or mu)
+  // why it stopped: "tolerance" (a full step decreased the cost by less than the tolerance),
+  // "stationary" (the local model's decrease is below it), "no decrease" (the line search
+  // failed up to mu = 1e10: a point where the Jacobians' model and the simulated cost disagree),
+  // "iteration limit"
+  std::string stop_reason = "iteration limit";
   double seconds = 0;
 };
 

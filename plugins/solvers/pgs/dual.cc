@@ -6,6 +6,7 @@
 
 #include "gauss/error.h"
 #include "gauss/math.h"
+#include "gauss/types.h"
 
 namespace gauss {
 
@@ -54,9 +55,11 @@ ArenaPlan DualProblem::Plan(int nv, int njmax) {
   WBlocks().Blocks(plan, n, nv);
   ColumnBlocks().Blocks(plan, n, nv, static_cast<std::size_t>(n) * nv);
   plan(&b, n, "AR diagonal");
+  plan(&b, n, "AR inverse diagonal");
   // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap): row
   // addresses and counts, then (pairs + n) columns and values, less than n^2 + 2n doubles
   plan.Add("AR values", static_cast<std::size_t>(n) * n + 2 * static_cast<std::size_t>(n));
+  plan.Add("W dense columns", static_cast<std::size_t>(n) * nv);  // with dense AR only
   return plan;
 }
 
@@ -71,6 +74,9 @@ void DualProblem::Build(const ConstraintProblem& p, Arena& arena) {
   b_ = b;
   BuildW(p, arena);
   BuildAR(p, arena);
+  double* inverse = arena.Doubles(n_);
+  for (int i = 0; i < n_; ++i) inverse[i] = 1 / std::max(diag_[i], kMinVal);
+  diag_inv_ = inverse;
 }
 
 void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
@@ -100,15 +106,26 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
       work[col] = value;
     };
     if (p.J) {
+      // dense row: every value to work (zeros included), its nonzero columns flagged and the
+      // flags passed from each dof to its parent, then the flagged dofs collected in
+      // decreasing order; no branch depends on the values (a dense row's zeros are scattered)
       const double* row = p.J + static_cast<std::size_t>(i) * nv;
       for (int c = 0; c < nv; ++c) {
-        if (row[c] != 0) add(c, row[c]);
+        work[c] = row[c];
+        mark[c] = row[c] != 0;
+      }
+      for (int k = nv - 1; k >= 0; --k) {
+        if (p.dof_parentid[k] >= 0) mark[p.dof_parentid[k]] |= mark[k];
+      }
+      for (int k = nv - 1; k >= 0; --k) {
+        dofs[count] = k;
+        count += mark[k];
       }
     } else {
       const int jadr = p.J_rowadr[i];
       for (int e = 0; e < p.J_rownnz[i]; ++e) add(p.J_colind[jadr + e], p.J_sparse[jadr + e]);
+      std::sort(dofs, dofs + count, std::greater<int>());
     }
-    std::sort(dofs, dofs + count, std::greater<int>());
     // W_i = L^-T J_i': leaves to root, each dof passing its value on to its ancestors
     for (int t = 0; t < count; ++t) {
       const int k = dofs[t];
@@ -136,38 +153,67 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   ArenaCarve carve(arena);
   ColumnBlocks c;
   c.Blocks(carve, n_, nv, entries);
-  // W by columns: count each dof's rows, then place them (rows increasing)
+  // W by columns: count each dof's rows (placed below only where the storage needs them)
   std::fill(c.coladr, c.coladr + nv + 1, 0);
   for (std::size_t e = 0; e < entries; ++e) ++c.coladr[W_dof_[e] + 1];
   for (int k = 0; k < nv; ++k) c.coladr[k + 1] += c.coladr[k];
-  std::copy(c.coladr, c.coladr + nv, c.cursor);
-  for (int i = 0; i < n_; ++i) {
-    for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
-      const int e = c.cursor[W_dof_[t]]++;
-      c.colrow[e] = i;
-      c.colval[e] = W_[t];
-    }
-  }
   W_coladr_ = c.coladr;
   W_colrow_ = c.colrow;
   W_colval_ = c.colval;
   dof_parentid_ = p.dof_parentid;
+  bool placed = false;
+  auto place_columns = [&] {  // each column's rows (increasing) and values
+    std::copy(c.coladr, c.coladr + nv, c.cursor);
+    for (int i = 0; i < n_; ++i) {
+      for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
+        const int e = c.cursor[W_dof_[t]]++;
+        c.colrow[e] = i;
+        c.colval[e] = W_[t];
+      }
+    }
+    placed = true;
+  };
 
-  // AR's pattern: the number of interacting pairs picks the storage
-  std::fill(c.mark, c.mark + n, -1);
+  // AR's pattern: the number of interacting pairs picks the storage. When every row lies on
+  // one dof tree, the rows on a tree all interact: pairs = sum over roots of rows^2; else the
+  // rows sharing a root with each row are counted.
   std::size_t pairs = 0;
-  for (int i = 0; i < n_; ++i) pairs += InteractingRows(i, c.mark, c.rows);
+  if (RowsOnOneTreeEach()) {
+    for (int k = 0; k < nv; ++k) {
+      const std::size_t rows = static_cast<std::size_t>(c.coladr[k + 1] - c.coladr[k]);
+      if (p.dof_parentid[k] < 0) pairs += rows * rows;
+    }
+  } else {
+    place_columns();
+    std::fill(c.mark, c.mark + n, -1);
+    for (int i = 0; i < n_; ++i) pairs += InteractingRows(i, c.mark, c.rows);
+  }
   double* diag = arena.Doubles(n);
   diag_ = diag;
 
   if (3 * pairs > n * n) {
     // mostly coupled (one kinematic tree): dense rows, contiguous dot products in the sweeps;
-    // the lower triangle from each row's products, mirrored
+    // the lower triangle from each row's products, mirrored. W by dense columns
+    // (columns[k n + j] = W_jk, zero off row j's dofs) makes each product a contiguous
+    // multiply-add over rows 0..i: the same sums in the same order as AddRowProducts, plus
+    // exact zeros.
+    double* columns = arena.Doubles(static_cast<std::size_t>(nv) * n);
+    std::fill(columns, columns + static_cast<std::size_t>(nv) * n, 0.0);
+    for (int i = 0; i < n_; ++i) {
+      for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
+        columns[static_cast<std::size_t>(W_dof_[t]) * n + i] = W_[t];
+      }
+    }
     double* dense = arena.Doubles(n * n);
     std::fill(dense, dense + n * n, 0.0);
     for (int i = 0; i < n_; ++i) {
       double* row = dense + i * n;
-      AddRowProducts(p, i, i + 1, row);
+      for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
+        const int k = W_dof_[t];
+        const double scaled = W_[t] * p.qLDiagInv[k];
+        const double* column = columns + static_cast<std::size_t>(k) * n;
+        for (int j = 0; j <= i; ++j) row[j] += column[j] * scaled;
+      }
       for (int j = 0; j < i; ++j) dense[j * n + i] = row[j];
       row[i] += p.R[i];
       diag[i] = row[i];
@@ -175,6 +221,7 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
     dense_ = dense;
     return;
   }
+  if (!placed) place_columns();
   int* rowadr = arena.Ints(n);
   int* rownnz = arena.Ints(n);
   int* col = arena.Ints(pairs);
@@ -199,6 +246,17 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   AR_rownnz_ = rownnz;
   AR_col_ = col;
   AR_val_ = val;
+}
+
+bool DualProblem::RowsOnOneTreeEach() const {
+  for (int i = 0; i < n_; ++i) {
+    int roots = 0;
+    for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
+      roots += dof_parentid_[W_dof_[t]] < 0;
+    }
+    if (roots != 1) return false;
+  }
+  return true;
 }
 
 void DualProblem::AddRowProducts(const ConstraintProblem& p, int i, int end,

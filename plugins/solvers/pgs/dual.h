@@ -9,7 +9,9 @@
 // a dof tree: AR's pattern follows from W's root columns. AR is stored sparse (CSR, columns
 // increasing) unless most pairs of rows interact (one tree), and is built column by column of
 // W (each row of AR from the rows of W on its dofs), so its cost is the products that are not
-// zero. A Gauss-Seidel update of row i costs the nonzeros of its row, not nefc.
+// zero; dense AR takes W's columns dense, so each product is a contiguous multiply-add with no
+// branch on the data (the same sums, plus exact zeros). A Gauss-Seidel update of row i costs
+// the nonzeros of its row, not nefc.
 // M^-1 J' f = L^-1 D^-1 (W'f) is one solve.
 #pragma once
 
@@ -37,10 +39,20 @@ class DualProblem {
   // b_i + (AR f)_i: the dual gradient of row i (inline: the sweeps' innermost call)
   double Residual(int i, const double* f) const {
     if (dense_) return b_[i] + math::DotN(dense_ + static_cast<std::size_t>(i) * n_, f, n_);
-    double r = b_[i];
-    const int adr = AR_rowadr_[i];
-    for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
-    return r;
+    return SparseResidual(i, f);
+  }
+  // The same for the scalar rows of a sweep, summed in the order that suits it: f[i - 1],
+  // updated just before row i, is added last, so the rest of the sum (f[i..n) from the last
+  // sweep first, then f[0..i - 1)) does not wait for it and the chain from one row's update to
+  // the next is one product and one sum. (Not for the rows of an elliptic contact, updated
+  // together: their varying split costs more than it saves.)
+  double SweepResidual(int i, const double* f) const {
+    if (!dense_) return SparseResidual(i, f);
+    const double* row = dense_ + static_cast<std::size_t>(i) * n_;
+    const int last = i > 0 ? i - 1 : n_ - 1;
+    const double rest = i > 0 ? math::DotN(row + i, f + i, n_ - i) + math::DotN(row, f, i - 1)
+                              : math::DotN(row, f, n_ - 1);
+    return (b_[i] + rest) + row[last] * f[last];
   }
   // AR_ij (0 where not stored)
   double At(int i, int j) const {
@@ -51,6 +63,9 @@ class DualProblem {
     return it != end && *it == j ? AR_val_[it - AR_col_] : 0.0;
   }
   double Diagonal(int i) const { return diag_[i]; }
+  // 1 / AR_ii (AR_ii floored at kMinVal): the sweeps multiply by it, as MuJoCo does, rather
+  // than divide (a division's latency sits on the chain from one row's update to the next)
+  double InverseDiagonal(int i) const { return diag_inv_[i]; }
   // 1/2 f'AR f + f'b
   double Cost(const double* f) const;
 
@@ -64,12 +79,22 @@ class DualProblem {
   // the j < end that share a dof with i, in decreasing dof order (the same sums for every
   // storage)
   void AddRowProducts(const ConstraintProblem& p, int i, int end, double* row) const;
+  // whether each row's dofs lie on exactly one dof tree (one root dof each)
+  bool RowsOnOneTreeEach() const;
   // the rows sharing a dof with row i (i itself included), increasing; returns their count
   int InteractingRows(int i, int* mark, int* rows) const;
+
+  double SparseResidual(int i, const double* f) const {
+    double r = b_[i];
+    const int adr = AR_rowadr_[i];
+    for (int e = 0; e < AR_rownnz_[i]; ++e) r += AR_val_[adr + e] * f[AR_col_[adr + e]];
+    return r;
+  }
 
   int n_ = 0;
   const double* b_ = nullptr;
   const double* diag_ = nullptr;
+  const double* diag_inv_ = nullptr;
   // AR dense (n x n) when most rows interact, else in CSR
   const double* dense_ = nullptr;
   const int* AR_rowadr_ = nullptr;

@@ -81,7 +81,7 @@ double UpdateOf(const DualProblem& dual, double* f, int a, const Contact& c) {
 
   // 1. normal update at the tip, else the ray through the current force
   if (fc[0] < kMinVal) {
-    fc[0] = std::max(0.0, fc[0] - res[0] / A[0]);
+    fc[0] = std::max(0.0, fc[0] - res[0] * dual.InverseDiagonal(a));
     std::fill(fc + 1, fc + dim, 0.0);
   } else {
     double Av[kMaxDim];

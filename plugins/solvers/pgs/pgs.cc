@@ -126,9 +126,9 @@ class PgsSolver : public ConstraintSolver {
         i += size;
         continue;
       }
-      const double residual = dual.Residual(i, f);
+      const double residual = dual.SweepResidual(i, f);
       const double diagonal = dual.Diagonal(i);
-      double value = f[i] - residual / diagonal;
+      double value = f[i] - residual * dual.InverseDiagonal(i);
       if (IsOneSidedRow(type)) {
         value = std::max(0.0, value);
       } else if (IsFrictionLossRow(type)) {

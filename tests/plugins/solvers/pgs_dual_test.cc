@@ -2,8 +2,9 @@
 // column by column, stored dense or sparse, equals the matrix formed the plain way (each row of
 // J solved through M) on contact, limit and equality problems with one and several kinematic
 // trees; rows on no common dof tree get exactly zero, the storage follows the documented rule
-// (dense when more than a third of the pairs of rows share a dof tree); the residuals, the cost
-// and the map back to accelerations agree with the plain matrix too.
+// (dense when more than a third of the pairs of rows share a dof tree, pairs counted per tree
+// when each row lies on one); the inverse diagonal is 1 / AR_ii; the residuals (both summation orders), the cost and
+// the map back to accelerations agree with the plain matrix too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,6 +63,7 @@ struct Case {
   Cone cone;
   int steps;
   bool several_trees;  // rows on different dof trees must occur
+  int storage = -1;    // the storage AR must have: 1 dense, 0 sparse, -1 either
 };
 
 class PgsDual : public ::testing::TestWithParam<Case> {};
@@ -108,6 +110,7 @@ TEST_P(PgsDual, MatchesThePlainMatrixAndItsPattern) {
   long pairs_apart = 0;
   for (int i = 0; i < n; ++i) {
     EXPECT_EQ(dual.Diagonal(i), dual.At(i, i));
+    EXPECT_EQ(dual.InverseDiagonal(i), 1 / dual.Diagonal(i));
     for (int j = 0; j < n; ++j) {
       const double want = plain[static_cast<std::size_t>(i) * n + j];
       EXPECT_NEAR(dual.At(i, j), want, 1e-12 * largest) << c.path << " AR(" << i << "," << j << ")";
@@ -124,6 +127,9 @@ TEST_P(PgsDual, MatchesThePlainMatrixAndItsPattern) {
   }
   const long pairs = static_cast<long>(n) * n - pairs_apart;
   EXPECT_EQ(dual.dense(), 3 * pairs > static_cast<long>(n) * n) << c.path;
+  if (c.storage >= 0) {
+    EXPECT_EQ(dual.dense(), c.storage == 1) << c.path;
+  }
   std::printf("[ measured ] %s: %d rows, %ld of %ld pairs interact, %s storage\n", c.path.c_str(),
               n, pairs, static_cast<long>(n) * n, dual.dense() ? "dense" : "sparse");
 
@@ -144,6 +150,7 @@ TEST_P(PgsDual, MatchesThePlainMatrixAndItsPattern) {
     double want = b[i];
     for (int j = 0; j < n; ++j) want += plain[static_cast<std::size_t>(i) * n + j] * f[j];
     EXPECT_NEAR(dual.Residual(i, f.data()), want, 1e-11 * largest * n) << "row " << i;
+    EXPECT_NEAR(dual.SweepResidual(i, f.data()), want, 1e-11 * largest * n) << "row " << i;
   }
   dual.Acceleration(p, f.data(), qacc.data());
   for (int k = 0; k < nv; ++k) {
@@ -171,6 +178,10 @@ std::vector<Case> Cases() {
       // (sparse storage)
       {test::TestModel("islands_groups.xml"), Cone::kPyramidal, 200, true},
       {test::TestModel("islands_groups.xml"), Cone::kElliptic, 200, true},
+      // bodies apart on a floor, each row on one tree (pairs counted per tree): two trees
+      // (dense storage with exact zeros between them) and four (sparse)
+      {test::TestModel("pgs_apart_trees.xml"), Cone::kPyramidal, 100, true, 1},
+      {test::TestModel("pgs_apart_trees_four.xml"), Cone::kElliptic, 100, true, 0},
   };
 }
 
