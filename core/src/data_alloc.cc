@@ -47,6 +47,8 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.qLD, m.nM);
   fn(d.qLDiagInv, m.nv);
   fn(d.qLDiagSqrtInv, m.nv);
+  fn(d.qLD_damped, m.nM);
+  fn(d.qLDiagInv_damped, m.nv);
   fn(d.ten_length, m.ntendon);
   fn(d.ten_J, m.ntendon * m.nv);
   fn(d.ten_velocity, m.ntendon);
@@ -191,6 +193,7 @@ void ResetData(const Model& m, Data& d) {
   d.warning_count.fill(0);
   d.warning_index.fill(0);
   d.solver_iter = 0;
+  d.qLD_damped_current = 0;
   d.sensor_noise_state = kSensorNoiseSeed;
   d.ncon = 0;
   d.nefc = 0;

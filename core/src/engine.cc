@@ -130,15 +130,17 @@ void Engine::Forward(Data& d) const {
 }
 
 void Engine::ForwardSkip(Data& d, Stage skip, bool skip_sensors) const {
+  RequireOwnData(d, "Forward");
   ForwardStages(d, skip, skip_sensors, /*solve=*/true);
 }
 
 void Engine::ForwardWithoutSolve(Data& d, Stage skip) const {
+  RequireOwnData(d, "Forward");
   ForwardStages(d, skip, /*skip_sensors=*/true, /*solve=*/false);
 }
 
+// The caller has checked d (RequireOwnData): a step checks once, not once per stage group.
 void Engine::ForwardStages(Data& d, Stage skip, bool skip_sensors, bool solve) const {
-  RequireOwnData(d, "Forward");
   const ScopedTimer timer(StageStat(d, Timer::kForward));
   if (skip == Stage::kNone && SleepEnabled(*model_) && d.ntree_awake == 0) {
     // every tree asleep and nothing woke one: every result stays as it was (sleep.h)
@@ -289,7 +291,7 @@ void Engine::StepSkip(Data& d, Stage skip, bool skip_sensors) const {
   // a reset by a divergence check invalidates the stages the caller wanted to reuse
   bool reset = CheckState(d, Warning::kBadQpos, d.qpos);  //  1. divergence checks
   reset = CheckState(d, Warning::kBadQvel, d.qvel) || reset;
-  ForwardSkip(d, reset ? Stage::kNone : skip, skip_sensors);  //  2-22
+  ForwardStages(d, reset ? Stage::kNone : skip, skip_sensors, /*solve=*/true);  //  2-22
   if (options().Enabled(kEnableFwdinv)) CompareForwardInverse(d);  // 24.
   if (CheckState(d, Warning::kBadQacc, d.qacc)) Forward(d);  // 23.
   IntegrateTimed(*this, *plugins_->integrator.instance, plugins_->integrator.info.name.c_str(), d);  // 25. [plugin: Integrator]

@@ -55,8 +55,9 @@ void MulInertiaVec(double* res, const double* cinert, const double* vec) {
   res[5] = m * v[2] - t[2];
 }
 
-// (cinert, cdof) => (crb, qM)
+// (cinert, cdof) => (crb, qM, qLD_damped_current = 0: the euler integrator's factor is stale)
 void CompositeInertia(const Model& m, Data& d) {
+  d.qLD_damped_current = 0;
   // 1. composite inertias: each body plus its subtree, accumulated from the leaves. Trees are
   //    never merged into the world body (they use different reference points).
   //    Frozen sleeping trees are skipped (sleep.h): their crb and rows of qM stay as they were.

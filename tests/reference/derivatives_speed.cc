@@ -6,11 +6,13 @@
 // medians. A benchmark program, not a test (no timed assertions); docs/derivatives.md has the
 // table. It lives here because only tests/reference may link MuJoCo.
 //
-//   build/bin/gauss_derivatives_speed [--repeats R] [--steps N] [--serial] MODEL.xml...
+//   build/bin/gauss_derivatives_speed [--repeats R] [--steps N] [--serial | --threaded]
+//                                     MODEL.xml...
 //
 // --serial leaves out the 2-thread runs: for instruction counts under callgrind, which are
 // fair on a loaded machine (inclusive counts of gauss::TransitionFD::Compute and
-// mjd_transitionFD; see docs/derivatives.md).
+// mjd_transitionFD; see docs/derivatives.md). --threaded runs only Gauss over the 2-thread
+// pool: under callgrind --separate-threads=yes, the instructions each thread executes.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -60,7 +62,9 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void Run(const std::string& path, int repeats, int steps, bool serial_only) {
+enum class Variants { kAll, kSerial, kThreaded };
+
+void Run(const std::string& path, int repeats, int steps, Variants variants) {
   MjModelPtr m = gauss::test::LoadMujoco(path);
   if (!m) return;
   m->opt.timestep = 0.01;
@@ -104,9 +108,10 @@ void Run(const std::string& path, int repeats, int steps, bool serial_only) {
   };
   std::vector<double> g1, mj, g2;
   for (int r = 0; r < repeats; ++r) {
-    g1.push_back(gauss_run(serial));
-    mj.push_back(mujoco_run());
-    g2.push_back(serial_only ? 0.0 : gauss_run(parallel));
+    const bool threaded_only = variants == Variants::kThreaded;
+    g1.push_back(threaded_only ? 0.0 : gauss_run(serial));
+    mj.push_back(threaded_only ? 0.0 : mujoco_run());
+    g2.push_back(variants == Variants::kSerial ? 0.0 : gauss_run(parallel));
   }
   const double tg1 = Median(g1), tmj = Median(mj), tg2 = Median(g2);
   std::printf("%-40s nx=%3d nu=%2d  gauss-1t %8.1f ms  mujoco %8.1f ms  gauss-2t %8.1f ms  "
@@ -119,7 +124,7 @@ void Run(const std::string& path, int repeats, int steps, bool serial_only) {
 
 int main(int argc, char** argv) {
   int repeats = 5, steps = 1000;
-  bool serial_only = false;
+  Variants variants = Variants::kAll;
   std::vector<std::string> models;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) {
@@ -127,17 +132,20 @@ int main(int argc, char** argv) {
     } else if (!std::strcmp(argv[i], "--steps") && i + 1 < argc) {
       steps = std::atoi(argv[++i]);
     } else if (!std::strcmp(argv[i], "--serial")) {
-      serial_only = true;
+      variants = Variants::kSerial;
+    } else if (!std::strcmp(argv[i], "--threaded")) {
+      variants = Variants::kThreaded;
     } else {
       models.push_back(argv[i]);
     }
   }
   if (models.empty()) {
-    std::fprintf(stderr, "usage: gauss_derivatives_speed [--repeats R] [--steps N] MODEL.xml...\n");
+    std::fprintf(stderr, "usage: gauss_derivatives_speed [--repeats R] [--steps N] "
+                         "[--serial | --threaded] MODEL.xml...\n");
     return 2;
   }
   std::printf("%d steps at h = 0.01 (euler, newton), forward differences, medians of %d "
               "interleaved repeats\n", steps, repeats);
-  for (const std::string& path : models) Run(path, repeats, steps, serial_only);
+  for (const std::string& path : models) Run(path, repeats, steps, variants);
   return 0;
 }

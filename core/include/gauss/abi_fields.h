@@ -392,6 +392,9 @@
   X(Data, qLD) \
   X(Data, qLDiagInv) \
   X(Data, qLDiagSqrtInv) \
+  X(Data, qLD_damped) \
+  X(Data, qLDiagInv_damped) \
+  X(Data, qLD_damped_current) \
   X(Data, ten_length) \
   X(Data, ten_J) \
   X(Data, contact) \

@@ -61,6 +61,13 @@ struct Data {
   std::vector<double> qLD;             // (nM) L'DL factor of qM (L stored off-diagonal)
   std::vector<double> qLDiagInv;       // (nv) 1/D
   std::vector<double> qLDiagSqrtInv;   // (nv) 1/sqrt(D)
+  // The euler integrator's factor of qM + h diag(dof_damping) (implicit joint damping), kept so
+  // that a step whose positions did not change (a finite-difference column perturbing only
+  // controls or velocities) reuses it instead of factoring again.
+  std::vector<double> qLD_damped;        // (nM) its L'DL factor, qLD's layout
+  std::vector<double> qLDiagInv_damped;  // (nv) its 1/D
+  int qLD_damped_current = 0;  // 1: qLD_damped factors the present qM (CompositeInertia,
+                               // which writes qM, sets 0; the euler integrator sets 1)
   std::vector<double> ten_length;      // (ntendon) tendon lengths
   std::vector<double> ten_J;           // (ntendon x nv) tendon Jacobians (moment arms)
 

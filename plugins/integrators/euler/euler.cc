@@ -15,15 +15,11 @@
 namespace gauss {
 namespace {
 
-// Implicit dof damping: M + h diag(damping) factored in M's layout, and the accelerations.
+// Implicit dof damping: the accelerations (the factor of M + h diag(damping) is kept in Data).
 struct DampedWork {
-  double* mat = nullptr;       // (nM)
-  double* diag_inv = nullptr;  // (nv) 1 / D of its L' D L factor
-  double* qacc = nullptr;      // (nv)
+  double* qacc = nullptr;  // (nv)
   template <class Take>
   void Blocks(Take& take, const Model& m) {
-    take(&mat, m.nM, "M + h diag(damping)");
-    take(&diag_inv, m.nv, "1/D");
     take(&qacc, m.nv, "qacc");
   }
 };
@@ -42,7 +38,8 @@ class EulerIntegrator : public Integrator {
   }
 
  protected:
-  // (qacc or qM, qfrc_smooth, qfrc_constraint, act_dot) => (qpos, qvel, act, time)
+  // (qacc or (qM, qLD_damped, qLD_damped_current), qfrc_smooth, qfrc_constraint, act_dot) =>
+  // (qpos, qvel, act, time; qLD_damped, qLDiagInv_damped, qLD_damped_current = 1 when damped)
   void DoIntegrate(const Engine& engine, Data& d) const override {
     const Model& m = engine.model();
     bool damped = false;
@@ -52,20 +49,24 @@ class EulerIntegrator : public Integrator {
       return;
     }
 
+    // M + h diag(damping): same sparsity as M, so the same no-fill-in factorization applies.
+    // Factored only when qM changed since the last factorization (the position stage ran): a
+    // step that reuses the position stage (Engine::StepSkip, finite differences) reuses it too.
+    if (!d.qLD_damped_current) {
+      const double h = m.opt.timestep;
+      double* mat = d.qLD_damped.data();
+      for (int i = 0; i < m.nM; ++i) mat[i] = d.qM[i];
+      for (int i = 0; i < m.nv; ++i) mat[m.dof_Madr[i]] += h * m.dof_damping[i];
+      FactorLTDL(m, mat, d.qLDiagInv_damped.data());
+      d.qLD_damped_current = 1;
+    }
     ArenaScope scope(d.arena);
-    const double h = m.opt.timestep;
     ArenaCarve carve(d.arena);
     DampedWork w;
     w.Blocks(carve, m);
-    double* mat = w.mat;
-    double* diag_inv = w.diag_inv;
     double* qacc = w.qacc;
-    // M + h diag(damping): same sparsity as M, so the same no-fill-in factorization applies
-    for (int i = 0; i < m.nM; ++i) mat[i] = d.qM[i];
-    for (int i = 0; i < m.nv; ++i) mat[m.dof_Madr[i]] += h * m.dof_damping[i];
-    FactorLTDL(m, mat, diag_inv);
     for (int i = 0; i < m.nv; ++i) qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i];
-    SolveLTDL(m, mat, diag_inv, qacc);
+    SolveLTDL(m, d.qLD_damped.data(), d.qLDiagInv_damped.data(), qacc);
     engine.Advance(d, d.act_dot.data(), qacc, nullptr);
   }
 

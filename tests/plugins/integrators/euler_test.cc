@@ -1,13 +1,16 @@
 // The euler plugin: implicit joint damping. With damping b and timestep h the velocity update
 // of a single hinge must be v' = (M v + h f) / (M + h b), i.e. exactly the implicit-damping
-// formula, and the plain semi-implicit update when implicit_damping is switched off.
+// formula, and the plain semi-implicit update when implicit_damping is switched off. The factor
+// of M + h diag(damping) kept in Data is reused exactly while the positions stay.
 #include <gtest/gtest.h>
 
 #include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "gauss/state.h"
 
 #include <cmath>
+#include <vector>
 
 namespace gauss {
 namespace {
@@ -54,6 +57,71 @@ TEST(Euler, StiffDampingStaysStableOnlyWhenImplicit) {
       EXPECT_GE(d.warning_count[static_cast<int>(Warning::kBadQacc)], 1);
     }
   }
+}
+
+// Two damped hinges in a chain (M has an off-diagonal entry) and a motor on the first.
+const char* kDampedChain = R"(
+  <mujoco>
+    <option timestep="0.01"/>
+    <worldbody><body><joint name="a" axis="0 1 0" damping="5"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.05" contype="0" conaffinity="0"/>
+      <body pos="0.4 0 0"><joint name="b" axis="0 1 0" damping="3"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.04" contype="0" conaffinity="0"/>
+      </body>
+    </body></worldbody>
+    <actuator><motor joint="a" gear="2"/></actuator>
+  </mujoco>)";
+
+TEST(Euler, DampedFactorIsReusedOnlyWhilePositionsStay) {
+  Engine engine(LoadModelFromString(kDampedChain));
+  const Model& m = engine.model();
+  Data d = engine.MakeData();
+  d.qpos = {0.3, -0.7};
+  d.qvel = {1.2, -0.4};
+  d.ctrl[0] = 0.5;
+  std::vector<double> start(StateSize(m, kStateIntegration));
+  GetState(m, d, kStateIntegration, start.data());
+  engine.Step(d);
+  ASSERT_EQ(d.qLD_damped_current, 1);  // the euler step factored M + h diag(damping)
+
+  // the same positions with another control and velocity: the velocity stage onwards runs
+  // again, the factor of the first step is reused (qM did not change)
+  auto restart = [&](Data& x) {
+    SetState(m, x, kStateIntegration, start.data());
+    x.ctrl[0] = -0.8;
+    x.qvel[1] = 0.9;
+  };
+  restart(d);
+  engine.StepSkip(d, Stage::kPosition, false);
+  Data fresh = engine.MakeData();  // never stepped: factors from scratch
+  restart(fresh);
+  engine.Step(fresh);
+  for (int i = 0; i < m.nv; ++i) {
+    EXPECT_EQ(d.qpos[i], fresh.qpos[i]) << i;
+    EXPECT_EQ(d.qvel[i], fresh.qvel[i]) << i;
+  }
+
+  // the reuse is real: a factor marked current is used as it is, whatever it holds
+  restart(d);
+  std::vector<double> kept = d.qLDiagInv_damped;
+  d.qLDiagInv_damped[0] *= 2;
+  engine.StepSkip(d, Stage::kPosition, false);
+  EXPECT_NE(d.qvel[0], fresh.qvel[0]);
+  d.qLDiagInv_damped = kept;
+
+  // new positions: the position stage recomputes qM and marks the factor stale, the step
+  // factors again and matches a step from scratch exactly
+  d.qpos = {-0.2, 0.6};
+  engine.Forward(d);
+  EXPECT_EQ(d.qLD_damped_current, 0);
+  GetState(m, d, kStateIntegration, start.data());
+  engine.Step(d);
+  Data scratch = engine.MakeData();
+  SetState(m, scratch, kStateIntegration, start.data());
+  engine.Step(scratch);
+  EXPECT_EQ(d.qLD_damped, scratch.qLD_damped);
+  EXPECT_EQ(d.qLDiagInv_damped, scratch.qLDiagInv_damped);
+  EXPECT_EQ(d.qvel, scratch.qvel);
 }
 
 TEST(Euler, RejectsUnknownParameter) {
