@@ -204,7 +204,10 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "sensors3", "attach", "builtin_mesh", "align",
                                            "tendon_armature", "contact3", "actearly3",
                                            "mujoco/ten_armature_1", "mujoco/ten_armature_3",
-                                           "mujoco/tendon_force_clamp", "mujoco/actearly"));
+                                           "mujoco/tendon_force_clamp", "mujoco/actearly",
+                                           "actfrcrange", "actfrcrange_implicit",
+                                           "actfrcrange_free", "actgroup",
+                                           "mujoco/actuator_group_disable"));
 
 }  // namespace
 }  // namespace gauss::test
