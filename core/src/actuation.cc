@@ -300,10 +300,11 @@ void ClampControls(const Model& m, const Data& d, double* out) {
 namespace {
 
 // MuJoCo 3.x tendon actuatorfrcrange (measured on 3.12.1): when the sum of actuator_force over
-// the actuators with a tendon transmission on a limited tendon (gears not applied) leaves the
-// range, each of those forces is scaled by clamped sum / sum, so they keep their proportions
-// and the sum lands on the bound. The compiler requires the range to contain 0, so a sum
-// outside it is never 0.
+// the actuators with a tendon transmission on a limited tendon (gears not applied, forceranges
+// not yet applied) leaves the range, each of those forces is scaled by clamped sum / sum, so
+// they keep their proportions and the sum lands on the bound (a forcerange applied afterwards
+// may leave it inside). The compiler requires the range to contain 0, so a sum outside it is
+// never 0.
 // (actuator_force, tendon_actfrcrange) => (actuator_force); sums in d.arena
 void ClampTendonActuatorForces(const Model& m, Data& d) {
   ArenaScope scope(d.arena);
@@ -328,29 +329,29 @@ void ClampTendonActuatorForces(const Model& m, Data& d) {
 
 }  // namespace
 
-// (actuator_force, actuator_moment) => (actuator_force clamped to forcerange and to the
-// tendons' actuatorfrcrange, qfrc_actuator)
+// (actuator_force, actuator_moment) => (actuator_force scaled to the tendons'
+// actuatorfrcrange, then clamped to forcerange; qfrc_actuator)
 void ActuatorToJointForces(const Model& m, Data& d) {
   std::fill(d.qfrc_actuator.begin(), d.qfrc_actuator.end(), 0.0);
+  // the tendons' scaling sees the forces before each actuator's own forcerange (MuJoCo 3.12.1,
+  // measured: a motor clamped by its forcerange still counts with its unclamped force)
+  if (!m.tendon_actfrclimited.empty()) ClampTendonActuatorForces(m, d);
   for (int a = 0; a < m.nu; ++a) {
     double& force = d.actuator_force[a];
     if (m.actuator_forcelimited[a]) {
       force = std::clamp(force, m.actuator_forcerange[2 * a], m.actuator_forcerange[2 * a + 1]);
     }
-  }
-  if (!m.tendon_actfrclimited.empty()) ClampTendonActuatorForces(m, d);
-  for (int a = 0; a < m.nu; ++a) {
-    const double force = d.actuator_force[a];
     if (force == 0) continue;
     const double* moment = d.actuator_moment.data() + a * m.nv;
     const int* span = d.actuator_moment_span.data() + 2 * a;
     for (int i = span[0]; i < span[1]; ++i) d.qfrc_actuator[i] += moment[i] * force;
   }
   // MuJoCo 3.x joint actuatorfrcrange: the sum of all actuators' forces on a hinge or slide
-  // joint is clamped (the compiler allows it on those joints only)
+  // joint is clamped; on ball and free joints the range has no effect (MuJoCo 3.12.1, measured)
   const int limited_joints = static_cast<int>(m.jnt_actfrclimited.size());  // 0: none written
   for (int j = 0; j < limited_joints; ++j) {
     if (!m.jnt_actfrclimited[j]) continue;
+    if (m.jnt_type[j] != JointType::kHinge && m.jnt_type[j] != JointType::kSlide) continue;
     double& f = d.qfrc_actuator[m.jnt_dofadr[j]];
     f = std::clamp(f, m.jnt_actfrcrange[2 * j], m.jnt_actfrcrange[2 * j + 1]);
   }
@@ -370,6 +371,13 @@ void Actuation(const Model& m, Data& d, const std::vector<ActuatorGroup>& groups
       const PluginCallScope mark("actuator", nullptr, "actuation");
       const ScopedTimer plugin_timer(PluginStat(d, group.profile_slot));
       group.plugin->Compute(m, d, ctrl, group.ids.data(), static_cast<int>(group.ids.size()));
+    }
+    // 3.x actuatorgroupdisable: a disabled actuator has no force and a constant activation
+    for (int a = 0; a < m.nu; ++a) {
+      if (!ActuatorDisabled(m, a)) continue;
+      d.actuator_force[a] = 0;
+      const int adr = m.actuator_actadr[a];
+      if (adr >= 0) std::fill_n(d.act_dot.begin() + adr, m.actuator_actnum[a], 0.0);
     }
   }
   ActuatorToJointForces(m, d);

@@ -24,8 +24,9 @@ void ClampControls(const Model& m, const Data& d, double* out);
 // when a control is NaN, infinite or beyond kMaxVal, as MuJoCo does; the simulation goes on.
 bool ZeroBadControls(const Model& m, Data& d);
 
-// actuator_force (raw, from the plugins) => (actuator_force clamped to forcerange,
-// qfrc_actuator = moment' force)
+// actuator_force (raw, from the plugins) => (actuator_force scaled by the tendons'
+// actuatorfrcrange, then clamped to forcerange; qfrc_actuator = moment' force, clamped on hinge
+// and slide joints with an actuatorfrcrange)
 void ActuatorToJointForces(const Model& m, Data& d);
 
 }  // namespace gauss

@@ -12,6 +12,22 @@ namespace {
 // Strictly inside [lo, hi]: a clamp there has zero derivative on one side at least.
 bool Inside(double x, const double* range) { return x > range[0] && x < range[1]; }
 
+// (actuator_moment) => does actuator a move a hinge or slide joint with a 3.x actuatorfrcrange
+// limit? That clamp acts on the sum of all actuators' forces at the joint.
+bool MovesForceLimitedJoint(const Model& m, const Data& d, int a) {
+  if (m.jnt_actfrclimited.empty()) return false;
+  const double* moment = d.actuator_moment.data() + a * m.nv;
+  const int* span = d.actuator_moment_span.data() + 2 * a;
+  for (int i = span[0]; i < span[1]; ++i) {
+    const int j = m.dof_jntid[i];
+    if (moment[i] != 0 && m.jnt_actfrclimited[j] &&
+        (m.jnt_type[j] == JointType::kHinge || m.jnt_type[j] == JointType::kSlide)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool ControlAccelerationDerivative(const Model& m, Data& d, double* out) {
@@ -29,6 +45,8 @@ bool ControlAccelerationDerivative(const Model& m, Data& d, double* out) {
       return false;
     }
     if (m.actuator_dyntype[a] != DynType::kNone) continue;  // force reads act
+    if (ActuatorDisabled(m, a)) continue;                    // 3.x actuatorgroupdisable
+    if (MovesForceLimitedJoint(m, d, a)) return false;
     const double* prm = m.actuator_gainprm.data() + a * kNGain;
     double gain = 0;
     switch (m.actuator_gaintype[a]) {

@@ -331,7 +331,10 @@ void Engine::Advance(Data& d, const double* act_dot, const double* qacc,
       const int adr = m.actuator_actadr[a];
       if (adr < 0) continue;
       for (int k = adr; k < adr + m.actuator_actnum[a]; ++k) {
-        double act = group.plugin->NextActivation(m, d, a, d.act[k], act_dot[k], h);
+        // a disabled actuator (3.x actuatorgroupdisable) keeps its activation, within actrange
+        double act = ActuatorDisabled(m, a)
+                         ? d.act[k]
+                         : group.plugin->NextActivation(m, d, a, d.act[k], act_dot[k], h);
         if (m.actuator_actlimited[a]) {
           act = std::clamp(act, m.actuator_actrange[2 * a], m.actuator_actrange[2 * a + 1]);
         }
@@ -363,8 +366,10 @@ bool Engine::ActuatorForceVelocityDerivative(const Data& d, double* dfdv) const 
       dfdv[group.ids[k]] = value;
     }
   }
-  // a clamped force does not change with velocity
+  // a clamped force does not change with velocity, a disabled actuator has none (MuJoCo 3.12.1
+  // measured: the clamps of joint and tendon actuatorfrcrange are not seen here)
   for (int a = 0; a < m.nu; ++a) {
+    if (ActuatorDisabled(m, a)) dfdv[a] = 0;
     if (!m.actuator_forcelimited[a]) continue;
     const double f = d.actuator_force[a];
     if (f <= m.actuator_forcerange[2 * a] || f >= m.actuator_forcerange[2 * a + 1]) dfdv[a] = 0;

@@ -45,7 +45,7 @@ namespace {
   X(actuator_biastype, m.nu, 0) X(actuator_trnid, m.nu, 2) X(actuator_actadr, m.nu, 0)           \
   X(actuator_actnum, m.nu, 0) X(actuator_ctrllimited, m.nu, 0)                                   \
   X(actuator_forcelimited, m.nu, 0) X(actuator_actlimited, m.nu, 0)                              \
-  X(actuator_actearly, m.nu, 0) X(actuator_dynprm, m.nu, kNDyn)                                  \
+  X(actuator_actearly, m.nu, 0) X(actuator_group, m.nu, 0) X(actuator_dynprm, m.nu, kNDyn)       \
   X(actuator_gainprm, m.nu, kNGain) X(actuator_biasprm, m.nu, kNBias)                            \
   X(actuator_ctrlrange, m.nu, 2) X(actuator_forcerange, m.nu, 2) X(actuator_actrange, m.nu, 2)   \
   X(actuator_gear, m.nu, 6) X(actuator_cranklength, m.nu, 0) X(actuator_lengthrange, m.nu, 2)    \
@@ -129,6 +129,7 @@ py::dict OptionsDict(const Options& o) {
   d["wind"] = py::make_tuple(o.wind[0], o.wind[1], o.wind[2]);
   d["density"] = o.density;
   d["viscosity"] = o.viscosity;
+  d["disableactuator"] = o.disableactuator;  // 3.x actuatorgroupdisable: bit g = group g off
   py::dict flags;
   for (int i = 0; i < kNumDisableBits; ++i) flags[kDisableNames[i]] = !o.Disabled(DisableBit(1u << i));
   for (int i = 0; i < kNumEnableBits; ++i) flags[kEnableNames[i]] = o.Enabled(EnableBit(1u << i));

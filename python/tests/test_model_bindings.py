@@ -132,3 +132,10 @@ def test_material_and_skin_arrays_and_names(repo):
     # the knob's bind orientation is normalized by the compiler (stored as float, as MuJoCo)
     q = m.skin_bonebindquat[m.skin_boneadr[2]]
     np.testing.assert_allclose(q, np.array([1.8, 0.2, 0.6, 0.4]) / np.sqrt(3.8), rtol=1e-7)
+
+
+def test_actuator_groups_and_disabled_groups(repo):
+    # MuJoCo 3.x option actuatorgroupdisable="3 1 30": one bit per disabled group
+    m = gauss.load_model(repo / "tests" / "models" / "mjcf3" / "actgroup.xml")
+    assert list(m.actuator_group) == [0, 1, 3, 31, -1, 2, 3, 2, 30, 0]
+    assert m.opt["disableactuator"] == (1 << 1) | (1 << 3) | (1 << 30)

@@ -13,6 +13,8 @@
 
 #include "actuation.h"
 #include "data_alloc.h"
+#include "gauss/control_derivative.h"
+#include "gauss/engine.h"
 #include "gauss/integrate.h"
 #include "gauss/math.h"
 #include "gauss/mjcf.h"
@@ -307,6 +309,107 @@ TEST_F(Transmissions, ControlsAreClampedIntoACopyAndForcesToTheirRange) {
   for (int i = 0; i < m().nv; ++i) {
     EXPECT_NEAR(d_.qfrc_actuator[i], 0.4 * d_.actuator_moment[tendon * m().nv + i], 1e-15);
   }
+}
+
+// ---------------------------------------------------------------- MuJoCo 3.x force limits
+// Each expected number below is what MuJoCo 3.12.1 computes for the same model (measured with
+// mjref3 forward / run / inverse --with-actuator; tests/reference/mjcf3_test.cc checks whole
+// trajectories).
+
+// A free body and a ball pendulum whose joints have an actuatorfrcrange, with a general
+// actuator per dof plus one spanning several: the range has no effect on ball and free joints.
+TEST(ActuatorForceRange3, FreeAndBallJointsAreNotClamped) {
+  const Engine engine(LoadModelFromString(R"(<mujoco><option gravity="0 0 0"/><worldbody>
+      <body pos="0 0 1"><joint name="f" type="free" actuatorfrcrange="-1 1"/><geom size="0.1"/>
+      </body>
+      <body pos="1 0 1"><joint name="ball" type="ball" actuatorfrcrange="-0.5 2"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05"/></body></worldbody>
+      <actuator><general joint="f" gear="1 0 0 0 0 0"/>
+        <general joint="f" gear="0 0 0 0 0 1"/><general joint="f" gear="1 2 0 0 0 3"/>
+        <general joint="ball" gear="1 0 0"/></actuator></mujoco>)", "free.xml"));
+  Data d = engine.MakeData();
+  d.ctrl = {-1.718, 1.828, -1.254, -3.489};
+  engine.Forward(d);
+  const double expected[] = {-1.718 - 1.254, -2 * 1.254, 0, 0, 0, 1.828 - 3 * 1.254,
+                             -3.489, 0, 0};
+  for (int i = 0; i < 9; ++i) EXPECT_DOUBLE_EQ(d.qfrc_actuator[i], expected[i]) << i;
+}
+
+// Four unit masses on slides, one step of h = 0.01 from rest with velocity servos (kv = 10)
+// whose forces are clamped to 1 in magnitude by: a joint's actuatorfrcrange (a), a tendon's (b),
+// the actuator's own forcerange (c), a joint's range over two servos (e). The implicit
+// integrators' velocity derivative keeps kv for the first, second and fourth (qvel = h f /
+// (1 + h kv)) and drops it only for the forcerange (qvel = h f), as MuJoCo 3.12.1 does.
+TEST(ActuatorForceRange3, ImplicitDerivativeIgnoresJointAndTendonClamps) {
+  const std::string bodies = R"(<worldbody>
+      <body><joint name="a" type="slide" axis="1 0 0" actuatorfrcrange="-1 1"/>
+        <geom size="0.1" mass="1"/></body>
+      <body pos="0 1 0"><joint name="b" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/>
+      </body>
+      <body pos="0 2 0"><joint name="c" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/>
+      </body>
+      <body pos="0 3 0"><joint name="e" type="slide" axis="1 0 0" actuatorfrcrange="-1 1"/>
+        <geom size="0.1" mass="1"/></body></worldbody>
+    <tendon><fixed name="t" actuatorfrclimited="true" actuatorfrcrange="-1 1">
+      <joint joint="b" coef="1"/></fixed></tendon>
+    <actuator><velocity joint="a" kv="10"/><velocity tendon="t" kv="10"/>
+      <velocity joint="c" kv="10" forcerange="-1 1"/><velocity joint="e" kv="10"/>
+      <velocity joint="e" kv="10"/></actuator></mujoco>)";
+  for (const char* integrator : {"implicit", "implicitfast"}) {
+    const Engine engine(LoadModelFromString(
+        std::string(R"(<mujoco><option gravity="0 0 0" timestep="0.01" integrator=")") +
+            integrator + "\"/>" + bodies, "clamps.xml"));
+    Data d = engine.MakeData();
+    d.ctrl = {-1.934, -0.197, 3.434, -1.245, -3.976};
+    engine.Step(d);
+    EXPECT_NEAR(d.qvel[0], -0.01 / 1.1, 1e-16) << integrator;
+    EXPECT_NEAR(d.qvel[1], -0.01 / 1.1, 1e-16) << integrator;
+    EXPECT_NEAR(d.qvel[2], 0.01, 1e-16) << integrator;
+    EXPECT_NEAR(d.qvel[3], -0.01 / 1.2, 1e-16) << integrator;
+  }
+}
+
+// option actuatorgroupdisable="1 30": the actuators of groups 1 and 30 produce no force (nor
+// d force / d ctrl), their activation holds (kept in actrange: the disabled filter's 0 becomes
+// its lower bound 0.5), and the implicit derivative leaves their kv out (qvel' = qvel + h qacc
+// exactly); groups 31 and -2 cannot be disabled.
+TEST(ActuatorGroupDisable, DisabledActuatorsHaveNoForceAndHoldTheirActivation) {
+  const Engine engine(LoadModelFromString(R"(<mujoco>
+      <option gravity="0 0 0" timestep="0.01" integrator="implicitfast"
+              actuatorgroupdisable="1 30"/>
+      <worldbody>
+        <body><joint name="a" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/></body>
+        <body pos="0 1 0"><joint name="b" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/>
+        </body></worldbody>
+      <actuator><position joint="a" kp="10" kv="10" group="1"/><motor joint="b" group="31"/>
+        <motor joint="b" group="-2"/>
+        <general joint="a" dyntype="filter" dynprm="0.1" group="0"/>
+        <general joint="b" dyntype="filter" dynprm="0.1" group="30" actlimited="true"
+                 actrange="0.5 1"/></actuator></mujoco>)", "groups.xml"));
+  const Model& m = engine.model();
+  EXPECT_TRUE(ActuatorDisabled(m, 0) && ActuatorDisabled(m, 4));
+  EXPECT_FALSE(ActuatorDisabled(m, 1) || ActuatorDisabled(m, 2) || ActuatorDisabled(m, 3));
+  Data d = engine.MakeData();
+  d.qpos[0] = 0.5;
+  d.qvel[0] = 1;
+  d.act = {0.3, 0};
+  d.ctrl = {1, 2, 3, 1, 2};
+  engine.Forward(d);
+  EXPECT_EQ(d.actuator_force[0], 0);
+  EXPECT_EQ(d.actuator_force[4], 0);
+  EXPECT_EQ(d.act_dot[1], 0);
+  EXPECT_DOUBLE_EQ(d.qacc[0], 0.3);  // the enabled filter's force only
+  EXPECT_DOUBLE_EQ(d.qacc[1], 5);
+  std::vector<double> dqacc_dctrl(m.nv * m.nu);
+  ASSERT_TRUE(ControlAccelerationDerivative(m, d, dqacc_dctrl.data()));
+  EXPECT_EQ(dqacc_dctrl[0], 0);               // dof a, the disabled position servo
+  EXPECT_DOUBLE_EQ(dqacc_dctrl[m.nu + 1], 1);  // dof b, the group-31 motor
+  engine.Step(d);
+  EXPECT_DOUBLE_EQ(d.qvel[0], 1 + 0.01 * 0.3);
+  EXPECT_DOUBLE_EQ(d.act[0], 0.3 + 0.01 * (1 - 0.3) / 0.1);
+  EXPECT_EQ(d.act[1], 0.5);
+  engine.Step(d);
+  EXPECT_EQ(d.act[1], 0.5);
 }
 
 }  // namespace

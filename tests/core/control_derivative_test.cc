@@ -139,5 +139,17 @@ TEST_F(ArmFixture, VelocityDerivativeMatchesFiniteDifferences) {
   EXPECT_LE(worst, 1e-6 * scale);
 }
 
+// A 3.x joint actuatorfrcrange clamps the sum of the actuators' forces at the joint: the
+// analytic derivative does not model that and says so.
+TEST(ControlDerivative, JointActuatorForceRangeMakesItUnavailable) {
+  const Engine engine(LoadModelFromString(R"(<mujoco><worldbody><body>
+      <joint name="h" axis="0 1 0" actuatorfrcrange="-1 1"/><geom size="0.1" mass="1"/>
+      </body></worldbody><actuator><motor joint="h"/></actuator></mujoco>)", "limited.xml"));
+  Data d = engine.MakeData();
+  engine.Forward(d);
+  std::vector<double> out(1);
+  EXPECT_FALSE(ControlAccelerationDerivative(engine.model(), d, out.data()));
+}
+
 }  // namespace
 }  // namespace gauss

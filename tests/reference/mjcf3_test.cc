@@ -248,7 +248,9 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "tendon_armature", "contact3", "actearly3",
                                            "mujoco/ten_armature_1", "mujoco/ten_armature_3",
                                            "mujoco/tendon_force_clamp", "mujoco/actearly",
-                                           "builtin_shapes", "contact_sensor"));
+                                           "builtin_shapes", "contact_sensor", "actfrcrange",
+                                           "actfrcrange_implicit", "actfrcrange_free",
+                                           "actgroup", "mujoco/actuator_group_disable"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -27,7 +27,8 @@
   X(Options, jacobian) \
   X(Options, collision) \
   X(Options, disableflags) \
-  X(Options, enableflags)
+  X(Options, enableflags) \
+  X(Options, disableactuator)
 
 // model.h
 #define GAUSS_ABI_FIELDS_Model(X) \
@@ -215,6 +216,7 @@
   X(Model, actuator_lengthrange) \
   X(Model, actuator_acc0) \
   X(Model, actuator_length0) \
+  X(Model, actuator_group) \
   X(Model, actuator_plugin) \
   X(Model, actuator_name) \
   X(Model, tendon_adr) \

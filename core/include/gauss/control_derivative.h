@@ -13,10 +13,12 @@ namespace gauss {
 // (qLD factor, actuator_moment/length/velocity/force and ctrl of a forward evaluation) =>
 // out (nv x nu, row-major) = d qacc_smooth / d ctrl. Column a is zero when actuator a has
 // activation dynamics (its force reads act, not ctrl), when its control is outside its range or
-// at a bound (clamped), when its force is clamped to forcerange, and when actuation is disabled.
-// Returns false (out unspecified) if a dynamics-free actuator has a muscle or user gain, whose
-// derivative this function does not know, or if an actuator uses MuJoCo 3.x's actearly with
-// activation dynamics or acts on a tendon with an actuatorfrcrange limit. Temporaries from d.arena.
+// at a bound (clamped), when its force is clamped to forcerange, and when actuation or (3.x
+// actuatorgroupdisable) the actuator is disabled. Returns false (out unspecified) if a
+// dynamics-free actuator has a muscle or user gain, whose derivative this function does not
+// know, or if an actuator uses MuJoCo 3.x's actearly with activation dynamics, acts on a tendon
+// with an actuatorfrcrange limit or moves a hinge or slide joint with one. Temporaries from
+// d.arena.
 bool ControlAccelerationDerivative(const Model& m, Data& d, double* out);
 
 }  // namespace gauss

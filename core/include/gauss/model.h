@@ -247,6 +247,7 @@ struct Model {
   std::vector<double> actuator_lengthrange;  // (nu x 2)
   std::vector<double> actuator_acc0;         // (nu) |M^-1 moment| at qpos0 (muscle force scale)
   std::vector<double> actuator_length0;      // (nu) actuator length at qpos0
+  std::vector<int> actuator_group;           // (nu) MJCF group (opt.disableactuator's bits)
   std::vector<std::string> actuator_plugin;  // (nu) name of the ActuatorDynamics plugin
   std::vector<std::string> actuator_name;    // (nu)
 
@@ -358,5 +359,15 @@ struct Model {
   int SiteId(const std::string& name) const;
   int ActuatorId(const std::string& name) const;
 };
+
+// MuJoCo 3.x actuatorgroupdisable: is actuator a in a disabled group? Groups 0..30 can be
+// disabled; others never are (as in MuJoCo 3.12.1, measured). A disabled actuator produces no
+// force (nor force derivative) and its activation does not change, except by actrange.
+// (opt.disableactuator, actuator_group) => whether actuator a is disabled
+inline bool ActuatorDisabled(const Model& m, int a) {
+  if (m.opt.disableactuator == 0) return false;
+  const int group = m.actuator_group[a];
+  return group >= 0 && group <= 30 && ((m.opt.disableactuator >> group) & 1u) != 0;
+}
 
 }  // namespace gauss

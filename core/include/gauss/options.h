@@ -47,6 +47,9 @@ struct Options {
   CollisionMode collision = CollisionMode::kAll;
   unsigned disableflags = 0;  // bits of DisableBit
   unsigned enableflags = 0;   // bits of EnableBit
+  // MuJoCo 3.x actuatorgroupdisable: bit g set (g = 0..30) = the actuators of group g are
+  // disabled (no force, activation held; ActuatorDisabled in gauss/model.h)
+  unsigned disableactuator = 0;
 
   bool Disabled(DisableBit bit) const { return (disableflags & bit) != 0; }
   bool Enabled(EnableBit bit) const { return (enableflags & bit) != 0; }

@@ -162,6 +162,7 @@ void CompileActuators(CompileContext* c) {
     Append(&m.actuator_actrange, inherited.actrange);
     Append(&m.actuator_gear, a.gear);
     m.actuator_cranklength.push_back(a.cranklength);
+    m.actuator_group.push_back(a.group);
     Append(&m.actuator_lengthrange, a.lengthrange);
     m.actuator_plugin.push_back(a.plugin.empty() ? "builtin" : a.plugin);
     m.actuator_name.push_back(a.name);
@@ -170,9 +171,11 @@ void CompileActuators(CompileContext* c) {
 
 namespace {
 
-// 3.x tendon actuatorfrcrange (auto-limited like range) => (tendon_actfrclimited,
-// tendon_actfrcrange). MuJoCo 3.12.1 accepts a limited range only when lower < upper and it
-// contains 0 (measured), so that scaling the forces onto it is defined.
+// 3.x tendon actuatorfrcrange (limited only when actuatorfrclimited says so: its default is
+// false, see spec.h) => (tendon_actfrclimited, tendon_actfrcrange). MuJoCo 3.12.1 accepts a
+// limited range only when lower < upper and it contains 0 (measured), so that scaling the
+// forces onto it is defined. The implicit integrators' actuator velocity derivative ignores the
+// clamp, as 3.12.1's does (measured).
 void CompileTendonActuatorForceRange(const ModelSpec& spec, const TendonSpec& t, Model* m) {
   const unsigned char limited =
       ResolveLimited(t.actfrclimited, t.actfrcrange, spec.compiler.autolimits, t.src,
@@ -181,11 +184,6 @@ void CompileTendonActuatorForceRange(const ModelSpec& spec, const TendonSpec& t,
   if (limited && !(lower < upper && lower <= 0 && upper >= 0)) {
     throw Error(t.src.Where("actuatorfrcrange"),
                 "the range must satisfy lower < upper and contain 0 (MuJoCo 3.x)");
-  }
-  if (limited && (spec.option.integrator == "implicit" || spec.option.integrator == "implicitfast")) {
-    throw Error(t.src.Where("actuatorfrcrange"),
-                "not supported yet: actuatorfrcrange with the implicit integrators (their "
-                "actuator velocity derivative does not see the clamp)");
   }
   m->tendon_actfrclimited.push_back(limited);
   m->tendon_actfrcrange.insert(m->tendon_actfrcrange.end(), t.actfrcrange, t.actfrcrange + 2);

@@ -49,6 +49,25 @@ const std::set<std::string> kMjcf3Attributes = {
     "position/dampratio", "position/timeconst", "position/inheritrange", "intvelocity/kv",
     "intvelocity/dampratio", "intvelocity/inheritrange", "muscle/tausmooth"};
 
+// (<option actuatorgroupdisable>) => (opt.disableactuator): a list of actuator groups, each an
+// integer 0..30 (MuJoCo 3.12.1's rule; a blank list disables none)
+void ReadActuatorGroupDisable(const XmlElement& e, Options* o) {
+  const char* attr = "actuatorgroupdisable";
+  std::string text;
+  if (!ReadString(e, attr, &text)) return;
+  o->disableactuator = 0;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return;
+  std::vector<double> groups;
+  ReadNumberList(e, attr, &groups);
+  for (const double g : groups) {
+    if (g != std::floor(g) || g < 0 || g > 30) {
+      throw Error(e.Where(attr),
+                  "expected actuator groups, integers from 0 to 30; found '" + text + "'");
+    }
+    o->disableactuator |= 1u << static_cast<int>(g);
+  }
+}
+
 // How many whitespace-separated words `text` holds.
 int NumberCount(const std::string& text) {
   int n = 0;
@@ -102,10 +121,7 @@ void ReadOption3x(const XmlElement& e, Options* o) {
   int sdf = 0;  // SDF collisions need plugins, which are refused
   ReadInt(e, "sdf_iterations", &sdf);
   ReadInt(e, "sdf_initpoints", &sdf);
-  std::vector<double> groups;
-  if (ReadNumberList(e, "actuatorgroupdisable", &groups)) {
-    NotSupported(e, "actuatorgroupdisable (disabling actuator groups)", "actuatorgroupdisable");
-  }
+  ReadActuatorGroupDisable(e, o);
   // o_friction is the 3.x override of contact friction: it acts only with <flag
   // override="enable">, where Gauss overrides margin, solref and solimp as 2.2.2 does
   double o_friction[5];

@@ -280,7 +280,9 @@ struct TendonSpec {
   double springlength = -1;  // negative: the length at qpos0
   double springlength_high = -1;  // 3.x dead band [springlength, high]; < 0: none
   double armature = 0;            // 3.x
-  int actfrclimited = 2;          // 3.x
+  // 3.x; the default is false, not auto: MuJoCo 3.12.1 ignores a tendon's actuatorfrcrange
+  // unless actuatorfrclimited is written true (or auto, which autolimits resolves) (measured)
+  int actfrclimited = 0;
   double actfrcrange[2] = {0, 0};
   double margin = 0;
   double stiffness = 0;

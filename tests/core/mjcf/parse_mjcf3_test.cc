@@ -69,11 +69,25 @@ TEST(Mjcf3, OptionsFlagsAndVisualAttributes) {
                                   "/></option></mujoco>");
     EXPECT_TRUE(Contains(e, "not supported yet")) << flag << ": " << e;
   }
-  EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><option actuatorgroupdisable="1"/></mujoco>)"),
-                       "not supported yet: actuatorgroupdisable"));
   EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><option o_friction="2"><flag override="enable"/>
                                   </option></mujoco>)"),
                        "not supported yet: o_friction"));
+}
+
+TEST(Mjcf3, ActuatorGroupDisableSetsOneBitPerGroup) {
+  auto m = Load(kSlider, R"(<option actuatorgroupdisable="3 1 30 1"/>)");
+  EXPECT_EQ(m->opt.disableactuator, (1u << 1) | (1u << 3) | (1u << 30));
+  EXPECT_EQ(Load(kSlider, R"(<option actuatorgroupdisable=" "/>)")->opt.disableactuator, 0u);
+  EXPECT_EQ(Load(kSlider)->opt.disableactuator, 0u);
+  // MuJoCo 3.12.1 refuses groups beyond 0..30 and non-integers (measured)
+  for (const char* bad : {"31", "-1", "1.5", "2 x"}) {
+    const std::string e = ErrorOf(std::string("<mujoco><option actuatorgroupdisable=\"") + bad +
+                                  "\"/></mujoco>");
+    EXPECT_TRUE(Contains(e, "mjcf3.xml:1: element 'option', attribute 'actuatorgroupdisable'"))
+        << e;
+  }
+  EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><option actuatorgroupdisable="31"/></mujoco>)"),
+                       "integers from 0 to 30; found '31'"));
 }
 
 // Constraint islands follow the version the file is written for (docs/islands.md, "Default"):
@@ -258,9 +272,27 @@ TEST(Mjcf3, JointActuatorForceSensorReadsTheClampedForce) {
   d.ctrl[0] = d.ctrl[1] = -2;
   engine.Forward(d);
   EXPECT_EQ(d.qfrc_actuator[0], -1);
-  const std::string implicit = ErrorOf(R"(<mujoco><option integrator="implicit"/><worldbody>
-      <body><joint actuatorfrcrange="-1 1"/><geom size="1"/></body></worldbody></mujoco>)");
-  EXPECT_TRUE(Contains(implicit, "not supported yet: actuatorfrcrange with the implicit"));
+}
+
+// MuJoCo 3.12.1 (measured) accepts actuatorfrcrange on ball and free joints and on models with
+// the implicit integrators; on ball and free joints it has no effect.
+TEST(Mjcf3, JointActuatorForceRangeLoadsOnEveryJointAndIntegrator) {
+  for (const char* integrator : {"implicit", "implicitfast"}) {
+    auto m = LoadModelFromString(std::string("<mujoco><option integrator=\"") + integrator +
+                                     R"("/><worldbody><body><joint actuatorfrcrange="-1 1"/>
+                                     <geom size="1"/></body></worldbody></mujoco>)",
+                                 "implicit.xml");
+    EXPECT_EQ(m->jnt_actfrclimited[0], 1) << integrator;
+  }
+  auto m = Load(R"(<body><joint type="free" actuatorfrcrange="-1 1"/><geom size="0.1"/></body>
+                   <body><joint type="ball" actuatorfrcrange="-0.5 2"/><geom size="0.1"/></body>)");
+  EXPECT_EQ(m->jnt_actfrclimited[0], 1);
+  EXPECT_EQ(m->jnt_actfrcrange[3], 2);
+  const std::string inverted = ErrorOf(R"(<mujoco><worldbody><body><joint type="ball"
+      actuatorfrcrange="1 -1"/><geom size="1"/></body></worldbody></mujoco>)");
+  EXPECT_TRUE(Contains(inverted, "element 'joint', attribute 'actuatorfrcrange'") &&
+              Contains(inverted, "lower <= upper"))
+      << inverted;
 }
 
 // Two slides, a fixed tendon on both (coefficients 1, 0.5) and two motors on it (gears 1, 3)
@@ -269,15 +301,15 @@ const char* kTendonClamp = R"(<mujoco><option gravity="0 0 0"/><worldbody>
     <body><joint name="j0" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/></body>
     <body pos="0 1 0"><joint name="j1" type="slide" axis="1 0 0"/><geom size="0.1" mass="1"/>
     </body></worldbody>
-  <tendon><fixed name="t" actuatorfrcrange="-1 1.5"><joint joint="j0" coef="1"/>
-    <joint joint="j1" coef="0.5"/></fixed></tendon>
+  <tendon><fixed name="t" actuatorfrclimited="true" actuatorfrcrange="-1 1.5">
+    <joint joint="j0" coef="1"/><joint joint="j1" coef="0.5"/></fixed></tendon>
   <actuator><motor tendon="t"/><motor tendon="t" gear="3"/><motor joint="j0"/></actuator>
   <sensor><tendonactuatorfrc tendon="t"/></sensor></mujoco>)";
 
 TEST(Mjcf3, TendonActuatorForceRangeScalesTheTendonsActuators) {
   const Engine engine(LoadModelFromString(kTendonClamp, "clamp.xml"));
   const Model& m = engine.model();
-  EXPECT_EQ(m.tendon_actfrclimited[0], 1);  // autolimits
+  EXPECT_EQ(m.tendon_actfrclimited[0], 1);
   Data d = engine.MakeData();
   d.ctrl = {1, 2, 5};  // sum 3 > 1.5: both scaled by 1/2 (measured on MuJoCo 3.12.1)
   engine.Forward(d);
@@ -300,6 +332,44 @@ TEST(Mjcf3, TendonActuatorForceRangeScalesTheTendonsActuators) {
   std::string open_range = kTendonClamp;
   open_range.replace(open_range.find("-1 1.5"), 6, "0.5 1");
   EXPECT_TRUE(Contains(ErrorOf(open_range), "lower < upper and contain 0"));
+}
+
+// Unlike the joint's, a tendon's actuatorfrclimited defaults to false, not auto: MuJoCo 3.12.1
+// (measured) ignores a tendon's actuatorfrcrange unless actuatorfrclimited is written true (or
+// auto, resolved by autolimits), whatever the range.
+TEST(Mjcf3, TendonActuatorForceRangeIsLimitedOnlyWhenWritten) {
+  std::string xml = kTendonClamp;
+  xml.replace(xml.find(" actuatorfrclimited=\"true\""), 26, "");
+  xml.replace(xml.find("-1 1.5"), 6, "0.5 1");  // not a valid limited range: never checked
+  const Engine engine(LoadModelFromString(xml, "unlimited.xml"));
+  EXPECT_EQ(engine.model().tendon_actfrclimited[0], 0);
+  Data d = engine.MakeData();
+  d.ctrl = {1, 2, 5};
+  engine.Forward(d);
+  EXPECT_EQ(d.actuator_force[0], 1);
+  EXPECT_EQ(d.actuator_force[1], 2);
+  std::string written_auto = kTendonClamp;
+  written_auto.replace(written_auto.find("\"true\""), 6, "\"auto\"");
+  EXPECT_EQ(LoadModelFromString(written_auto, "auto.xml")->tendon_actfrclimited[0], 1);
+}
+
+// MuJoCo 3.12.1 (measured) scales a tendon's actuator forces before each actuator's own
+// forcerange: a motor clamped by its forcerange still counts with its unclamped force.
+TEST(Mjcf3, TendonActuatorForceRangeScalesBeforeForceRange) {
+  std::string xml = kTendonClamp;
+  xml.replace(xml.find("<motor tendon=\"t\" gear=\"3\"/>"), 28,
+              "<motor tendon=\"t\" gear=\"3\" forcerange=\"-0.3 0.3\"/>");
+  const Engine engine(LoadModelFromString(xml, "order.xml"));
+  Data d = engine.MakeData();
+  d.ctrl = {0.5, 2.5, 0};  // sum 3 -> 1.5: both halved, then 1.25 clamped to 0.3
+  engine.Forward(d);
+  EXPECT_DOUBLE_EQ(d.actuator_force[0], 0.25);
+  EXPECT_EQ(d.actuator_force[1], 0.3);
+  EXPECT_DOUBLE_EQ(d.sensordata[0], 0.55);  // below the bound 1.5
+  d.ctrl = {1, 0.2, 0};  // sum 1.2 in range: only the forcerange acts
+  engine.Forward(d);
+  EXPECT_EQ(d.actuator_force[0], 1);
+  EXPECT_EQ(d.actuator_force[1], 0.2);
 }
 
 TEST(Mjcf3, ActearlyForceUsesTheNextActivation) {
@@ -411,10 +481,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "<geom size=\"1\"/></body></worldbody><tendon><fixed armature=\"1\">"
        "<joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
        "attribute 'armature': not supported yet: tendon armature with the implicit"},
-      {"<option integrator=\"implicitfast\"/><worldbody><body><joint name=\"a\"/>"
-       "<geom size=\"1\"/></body></worldbody><tendon><fixed actuatorfrcrange=\"-1 1\">"
-       "<joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
-       "attribute 'actuatorfrcrange': not supported yet: actuatorfrcrange with the implicit"},
       {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
        "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
   };

@@ -21,7 +21,8 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "actearly3 13 1" "mujoco/ten_armature_1 14 0" "mujoco/ten_armature_3 15 0" \
             "mujoco/tendon_force_clamp 16 2" "mujoco/actearly 17 1" \
             "mujoco/newton_cradle 8 0 converged" "builtin_shapes 19 1" \
-            "contact_sensor 18 1 converged"; do
+            "contact_sensor 18 1 converged" "actfrcrange 18 1" "actfrcrange_implicit 19 1" \
+            "actfrcrange_free 22 1" "actgroup 20 1" "mujoco/actuator_group_disable 21 1"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
