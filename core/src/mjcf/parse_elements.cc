@@ -180,7 +180,7 @@ void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
-    for (const char* newer : {"camprojection", "distance", "normal", "fromto", "contact"}) {
+    for (const char* newer : {"distance", "normal", "fromto", "contact"}) {
       if (c.name == newer) NotSupported(c, c.name + " sensor (MuJoCo 3.x)");
     }
     SensorSpec s;
@@ -225,6 +225,11 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       // the site is the volume; objtype/objname the frame whose origin is tested
       s.reftype = "site";
       s.refname = RequireAttribute(c, "site");
+    }
+    if (c.name == "camprojection") {
+      // 3.x: the site's position in the pixel coordinates of the camera
+      s.reftype = "camera";
+      s.refname = RequireAttribute(c, "camera");
     }
     spec->sensors.push_back(s);
   }

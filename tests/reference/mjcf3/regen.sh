@@ -19,7 +19,9 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "tendon_armature 11 1" "contact3 12 0 converged" \
             "actearly3 13 1" "mujoco/ten_armature_1 14 0" "mujoco/ten_armature_3 15 0" \
             "mujoco/tendon_force_clamp 16 2" "mujoco/actearly 17 1" \
-            "mujoco/newton_cradle 8 0 converged"; do
+            "mujoco/newton_cradle 8 0 converged" "mujoco/connect 18 0" \
+            "mujoco/jdotv_connect_3d 19 0" "mujoco/jdotv_weld_3d 20 0" "mujoco/soft_weld 21 0" \
+            "cameras 22 1" "mujoco/freejoint 23 0"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
