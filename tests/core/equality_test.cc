@@ -1,8 +1,8 @@
 // The MuJoCo 3.12 velocity term of connect and weld constraints (equality.cc,
 // SubtractEqualityJdotv, enabled by the eqjdotv flag): the reference acceleration loses exactly
 // (dJ/dt) qvel, which is checked against a central finite difference of J qvel along the motion,
-// on rotating, ball-jointed and free bodies, for body- and site-form constraints and a weld with
-// torquescale. Without the flag the reference acceleration is 2.2.2's, unchanged.
+// on rotating, ball-jointed and free bodies, for body- and site-form constraints and welds with
+// torquescale. Without the flag the reference acceleration is 2.2.2's spring-damper alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,9 +36,10 @@ const char* kModel = R"(<mujoco><option gravity="0 0 -9.81"><flag contact="disab
     <connect body1="d" anchor="0.1 0.2 0"/>
   </equality></mujoco>)";
 
-// The equality rows' (efc_vel, efc_aref) at (qpos, qvel), with the flag on or off.
+// The equality rows at (qpos, qvel): efc_vel = J qvel and the velocity term the reference
+// acceleration carries beyond its spring-damper part, -(aref + B vel + K I (pos - margin)).
 struct Rows {
-  std::vector<double> vel, aref;
+  std::vector<double> vel, term;
 };
 
 Rows EqualityRows(const Model& base, bool jdotv, const std::vector<double>& qpos,
@@ -54,8 +55,10 @@ Rows EqualityRows(const Model& base, bool jdotv, const std::vector<double>& qpos
   Rows r;
   for (int i = 0; i < d.nefc; ++i) {
     if (d.efc_type[i] != ConstraintType::kEquality) continue;
+    const double* kbip = d.efc_KBIP.data() + 4 * i;
     r.vel.push_back(d.efc_vel[i]);
-    r.aref.push_back(d.efc_aref[i]);
+    r.term.push_back(-(d.efc_aref[i] + kbip[1] * d.efc_vel[i] +
+                       kbip[0] * kbip[2] * (d.efc_pos[i] - d.efc_margin[i])));
   }
   return r;
 }
@@ -69,7 +72,7 @@ TEST(EqualityJdotv, ReferenceAccelerationLosesTheTimeDerivativeOfTheJacobianTime
   IntegratePosition(*m, qpos.data(), qvel.data(), 0.6);
   const Rows on = EqualityRows(*m, true, qpos, qvel);
   const Rows off = EqualityRows(*m, false, qpos, qvel);
-  ASSERT_EQ(on.aref.size(), 3u + 6u + 6u + 3u);
+  ASSERT_EQ(on.term.size(), 3u + 6u + 6u + 3u);
   // (dJ/dt) qvel by a central difference of J qvel (efc_vel) along qpos(t +- h)
   const double h = 1e-6;
   std::vector<double> plus = qpos, minus = qpos;
@@ -78,11 +81,12 @@ TEST(EqualityJdotv, ReferenceAccelerationLosesTheTimeDerivativeOfTheJacobianTime
   const Rows ahead = EqualityRows(*m, true, plus, qvel);
   const Rows behind = EqualityRows(*m, true, minus, qvel);
   double largest = 0;
-  for (std::size_t i = 0; i < on.aref.size(); ++i) {
+  for (std::size_t i = 0; i < on.term.size(); ++i) {
     const double jdotv = (ahead.vel[i] - behind.vel[i]) / (2 * h);
     largest = std::max(largest, std::fabs(jdotv));
-    EXPECT_NEAR(off.aref[i] - on.aref[i], jdotv, 1e-7 * (1 + std::fabs(jdotv))) << "row " << i;
-    EXPECT_EQ(on.vel[i], off.vel[i]);  // only the reference acceleration changes
+    EXPECT_NEAR(on.term[i], jdotv, 1e-7 * (1 + std::fabs(jdotv))) << "row " << i;
+    EXPECT_NEAR(off.term[i], 0, 1e-12) << "row " << i;  // 2.2.2: no velocity term
+    EXPECT_EQ(on.vel[i], off.vel[i]);  // J qvel is the same in both versions
   }
   EXPECT_GT(largest, 0.1);  // the term is not trivially zero here
 }

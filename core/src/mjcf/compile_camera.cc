@@ -35,8 +35,12 @@ void CameraIntrinsics(const CameraSpec& s, double* fovy, double intrinsic[4],
   }
   const float size[2] = {static_cast<float>(s.sensorsize[0]),
                          static_cast<float>(s.sensorsize[1])};
-  sensorsize[0] = size[0];
-  sensorsize[1] = size[1];
+  // stored through a volatile float: GCC 12 at -O3 was measured storing the unrounded doubles
+  // for the plain assignment
+  for (int k = 0; k < 2; ++k) {
+    volatile float rounded = size[k];
+    sensorsize[k] = rounded;
+  }
   *fovy = s.fovy;
   if (size[0] > 0 && size[1] > 0) {
     float value[4];
