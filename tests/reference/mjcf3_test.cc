@@ -12,6 +12,9 @@
 // MuJoCo 3.x's line search being inexact: 3e-8 after one step, at most 1.3e-7 in 200).
 // newton_cradle (MuJoCo's replicate example, stiff ball contacts) runs both solvers to
 // convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps.
+// cameras and MuJoCo's freejoint.xml check camera poses through frame and camprojection
+// sensors; connect, jdotv_connect_3d, jdotv_weld_3d and soft_weld the 3.12 connect/weld
+// semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set).
 #include <gtest/gtest.h>
 
 #include <algorithm>
