@@ -17,7 +17,8 @@
 #   --rounds K        interleaved rounds: Gauss, 2.2.2, 3.12, Gauss, ...; the table shows the
 #                     median of the K rounds (default 3)
 #   --island          Gauss solves each constraint island on its own (flags.island=true), as
-#                     MuJoCo 3.12 does by default
+#                     MuJoCo 3.12 does by default (Gauss does so by default only in files that
+#                     use MuJoCo 3.x features, docs/islands.md; the humanoids are 2.2.2 files)
 #   --instructions    instead of wall clock: instructions per step counted by valgrind's
 #                     callgrind (runs of N and 2N steps, difference / N; one round); the ratio
 #                     is then MuJoCo's count / Gauss's (higher = Gauss does less work)
@@ -40,7 +41,7 @@ while [ $# -gt 0 ]; do
     --variants) variants=$2; shift 2 ;;
     --island) island=true; shift ;;
     --instructions) instructions=true; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "bench_vs_mujoco.sh: unknown option $1" >&2; exit 2 ;;
     *) models="$models $1"; shift ;;
   esac

@@ -14,8 +14,9 @@ Each file lands in one class:
   refused: <what>   "not supported yet: <what>" (the feature Gauss lacks)
   unknown: <name>   an element or attribute outside Gauss's schema
   error: <text>     any other error (first line)
-With --compare (needs --mjref3), a file that simulates is also run by MuJoCo 3.12 (`mjref3 run
---no-island`, zero controls) and the largest relative difference of qpos and qvel over the N
+With --compare (needs --mjref3), a file that simulates is also run by MuJoCo 3.12 (`mjref3 run`,
+zero controls; with `--no-island` when Gauss's run had islands off, i.e. for a file that uses
+no MuJoCo 3.x feature: docs/islands.md) and the largest relative difference of qpos and qvel over the N
 steps, |a - b| / max(1, |b|), splits the class into "agrees to 1e-6" and "parts". The
 script prints one line per file, then a table of the classes by count (the docs'
 coverage table in docs/mjcf.md comes from it). Exit status 0.
@@ -58,7 +59,11 @@ def trajectory_difference(gauss, mjref3, path, steps, scratch):
     ours, theirs = scratch + ".gauss.csv", scratch + ".mujoco.csv"
     subprocess.run([gauss, "run", path, "--steps", str(steps), "--out", ours],
                    capture_output=True, text=True, check=True)
-    subprocess.run([mjref3, "run", path, "--steps", str(steps), "--no-island", "--out", theirs],
+    # islands as in Gauss's run: its resolved configuration says whether it used them
+    with open(ours + ".config.yaml") as resolved:
+        islands = any(line.strip() == "island: true" for line in resolved)
+    subprocess.run([mjref3, "run", path, "--steps", str(steps), "--out", theirs] +
+                   ([] if islands else ["--no-island"]),
                    capture_output=True, text=True, check=True)
     with open(ours) as a, open(theirs) as b:
         rows_a, rows_b = list(csv.DictReader(a)), list(csv.DictReader(b))

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "elliptic_zone.h"
+#include "row_penalty.h"
 
 namespace gauss {
 
@@ -174,6 +175,38 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
   return s;
 }
 
+// EvaluateTrial at step a followed by SlopeFrom there. Without elliptic contacts (pyramidal
+// cones) in one pass over the rows: each row's penalty (RowPenalty, as in ConstraintCost), its
+// slope term and its curvature are summed in row order, which is the order the separate passes
+// use, so the numbers are the same bit for bit with one pass instead of four.
+Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
+                         double dMd, double dgrad_quad, double a, TrialPoint& trial) {
+  if (p.cone == Cone::kElliptic) {
+    EvaluateTrial(p, pt, Jdir, a, trial);
+    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, dMd, dgrad_quad, a);
+  }
+  Slope s;
+  s.d1 = dgrad_quad + a * dMd;
+  s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
+  double penalty = 0, curvature = 0;
+  for (int i = 0; i < p.nefc; ++i) {
+    const double jar = pt.jar[i] + a * Jdir[i];
+    double force = 0;
+    ConstraintState state = ConstraintState::kSatisfied;
+    RowPenalty(p, i, jar, penalty, force, state);
+    trial.jar[i] = jar;
+    trial.force[i] = force;
+    trial.state[i] = static_cast<int>(state);
+    s.d1 -= force * Jdir[i];
+    s.size += std::fabs(force * Jdir[i]);
+    if (state == ConstraintState::kQuadratic) curvature += p.D[i] * Jdir[i] * Jdir[i];
+  }
+  trial.penalty = penalty;
+  trial.at = a;
+  s.d2 = dMd + curvature;
+  return s;
+}
+
 // PrimalLineSearch with the caller's trial point, left at the last step evaluated.
 double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                   const double* Mdir, const double* Jdir, TrialPoint& trial) {
@@ -195,8 +228,7 @@ double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
   double lo = 0, hi = -1;  // hi < 0: no upper end known yet
   double a = -s0.d1 / s0.d2;
   for (int iter = 0; iter < 60; ++iter) {
-    EvaluateTrial(p, pt, Jdir, a, trial);
-    const Slope s = SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, dMd, dgrad_quad, a);
+    const Slope s = EvaluateTrialSlope(p, pt, Jdir, dMd, dgrad_quad, a, trial);
     // converged, or the slope is round-off: its terms cancel to a few ulps of their size, and
     // bisecting on the sign of noise would only shrink the bracket to 1e-15 (tens of steps)
     if (std::fabs(s.d1) <= tol || std::fabs(s.d1) <= kSlopeRoundoff * s.size) return a;

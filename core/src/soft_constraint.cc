@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "elliptic_zone.h"
+#include "row_penalty.h"
 #include "gauss/constraint.h"
 
 namespace gauss {
@@ -69,6 +70,38 @@ void AddRowProduct(const ConstraintProblem& p, int row_u, int row_v, double w, d
     const double wu = w * u.values[q];
     double* Ha = H + static_cast<long>(a) * nv;
     for (int t = 0; t < v.n && v.cols[t] <= a; ++t) Ha[v.cols[t]] += wu * v.values[t];
+  }
+}
+
+// The longest run of rows AddQuadraticRun takes at once; longer runs go row by row.
+constexpr int kMaxHessianRun = 16;
+
+// H (lower triangle) += D_i J_i' J_i for the rows i of the run first .. first + count - 1
+// (rows sharing their columns: J_rowrun, CSR) whose penalty is quadratic. Each entry of H is
+// read and written once per run and takes the rows' terms (D_i J_ia) J_ib in row order, exactly
+// as AddRowProduct row by row adds them: the same sums bit for bit, without walking the
+// columns and H once per row (a pyramidal contact's 4 rows share 6 or 12 columns).
+void AddQuadraticRun(const ConstraintProblem& p, int first, int count, const int* state,
+                     double* H) {
+  int rows[kMaxHessianRun];
+  int m = 0;
+  for (int i = first; i < first + count; ++i) {
+    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) rows[m++] = i;
+  }
+  if (m == 0) return;
+  const int n = p.J_rownnz[first];
+  const int* cols = p.J_colind + p.J_rowadr[first];
+  const double* values[kMaxHessianRun];
+  for (int r = 0; r < m; ++r) values[r] = p.J_sparse + p.J_rowadr[rows[r]];
+  for (int q = 0; q < n; ++q) {
+    double* Ha = H + static_cast<long>(cols[q]) * p.nv;
+    double wu[kMaxHessianRun];
+    for (int r = 0; r < m; ++r) wu[r] = p.D[rows[r]] * values[r][q];
+    for (int t = 0; t <= q; ++t) {
+      double h = Ha[cols[t]];
+      for (int r = 0; r < m; ++r) h += wu[r] * values[r][t];
+      Ha[cols[t]] = h;
+    }
   }
 }
 
@@ -173,23 +206,28 @@ void MulRunT(const ConstraintProblem& p, int i, const double* f, double* y) {
   const int n = p.J_rownnz[i];
   const int* cols = p.J_colind + p.J_rowadr[i];
   const double* v = p.J_sparse + p.J_rowadr[i];
+  // the run's forces in locals: y's stores could alias f as far as the compiler knows, which
+  // would reload every f at every column
   int active[G];
+  double fa[G];
   int na = 0;
   for (int r = 0; r < G; ++r) {
-    if (f[i + r] != 0) active[na++] = r;
+    if (f[i + r] == 0) continue;
+    active[na] = r;
+    fa[na++] = f[i + r];
   }
   if (na == 0) return;
   if (na == G) {
     for (int k = 0; k < n; ++k) {
       double yc = y[cols[k]];
-      for (int r = 0; r < G; ++r) yc += v[r * n + k] * f[i + r];
+      for (int r = 0; r < G; ++r) yc += v[r * n + k] * fa[r];
       y[cols[k]] = yc;
     }
     return;
   }
   for (int k = 0; k < n; ++k) {
     double yc = y[cols[k]];
-    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * f[i + active[a]];
+    for (int a = 0; a < na; ++a) yc += v[active[a] * n + k] * fa[a];
     y[cols[k]] = yc;
   }
 }
@@ -346,34 +384,11 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
     if (state) state[i] = static_cast<int>(s);
   };
   for (int i = 0; i < p.nefc; ++i) {
-    const ConstraintType type = p.type[i];
-    const double D = p.D[i];
-    if (type == ConstraintType::kEquality) {
-      cost += 0.5 * D * jar[i] * jar[i];
-      set(i, -D * jar[i], ConstraintState::kQuadratic);
-    } else if (IsFrictionLossRow(type)) {
-      // Huber: quadratic within |jar| <= R floss, linear outside
-      const double floss = p.frictionloss[i];
-      const double bound = p.R[i] * floss;
-      if (jar[i] >= bound) {
-        cost += floss * jar[i] - 0.5 * p.R[i] * floss * floss;
-        set(i, -floss, ConstraintState::kLinearPos);
-      } else if (jar[i] <= -bound) {
-        cost += -floss * jar[i] - 0.5 * p.R[i] * floss * floss;
-        set(i, floss, ConstraintState::kLinearNeg);
-      } else {
-        cost += 0.5 * D * jar[i] * jar[i];
-        set(i, -D * jar[i], ConstraintState::kQuadratic);
-      }
-    } else if (IsOneSidedRow(type)) {
-      if (jar[i] < 0) {
-        cost += 0.5 * D * jar[i] * jar[i];
-        set(i, -D * jar[i], ConstraintState::kQuadratic);
-      } else {
-        set(i, 0, ConstraintState::kSatisfied);
-      }
-    }
-    // elliptic rows are handled per contact below
+    if (p.type[i] == ConstraintType::kContactElliptic) continue;  // per contact below
+    double f = 0;
+    ConstraintState s = ConstraintState::kSatisfied;
+    RowPenalty(p, i, jar[i], cost, f, s);
+    set(i, f, s);
   }
 
   for (int k = 0; k < p.ncon; ++k) {
@@ -429,11 +444,20 @@ void EllipticConeCurvature(const ConstraintProblem& p, const Contact& c, const d
 
 void AddConstraintHessian(const ConstraintProblem& p, const double* jar, const int* state,
                           double* H) {
-  // rows with a quadratic penalty: D J_i' J_i (elliptic bottom zone included)
-  for (int i = 0; i < p.nefc; ++i) {
-    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) {
-      AddRowProduct(p, i, i, p.D[i], H);
+  // rows with a quadratic penalty: D J_i' J_i (elliptic bottom zone included); by runs of rows
+  // that share their columns when the problem has them (WithCompressedJacobian)
+  for (int i = 0; i < p.nefc;) {
+    const int run = p.J_rowrun && !p.J ? p.J_rowrun[i] : 1;
+    if (run > 1 && run <= kMaxHessianRun) {
+      AddQuadraticRun(p, i, run, state, H);
+    } else {
+      for (int k = i; k < i + run; ++k) {
+        if (state[k] == static_cast<int>(ConstraintState::kQuadratic)) {
+          AddRowProduct(p, k, k, p.D[k], H);
+        }
+      }
     }
+    i += run;
   }
 
   // elliptic contacts on the cone surface: Hc = Dm (grad g grad g' + g hess g) in contact

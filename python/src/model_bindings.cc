@@ -75,6 +75,7 @@ namespace {
   X(sensor_refid, m.nsensor, 0) X(sensor_dim, m.nsensor, 0) X(sensor_adr, m.nsensor, 0)          \
   X(sensor_needstage, m.nsensor, 0) X(sensor_cutoff, m.nsensor, 0) X(sensor_noise, m.nsensor, 0) \
   X(sensor_datatype, m.nsensor, 0)                                                               \
+  X(sensor_intprm, static_cast<long>(m.sensor_intprm.size() / 3), 3)                             \
   X(key_time, m.nkey, 0) X(key_qpos, m.nkey, m.nq) X(key_qvel, m.nkey, m.nv)                     \
   X(key_act, m.nkey, m.na) X(key_ctrl, m.nkey, m.nu)                                             \
   X(key_mpos, m.nkey, m.nmocap * 3) X(key_mquat, m.nkey, m.nmocap * 4)                           \

@@ -210,6 +210,60 @@ TEST_P(SoftConstraint, RowCurvatureIsTheDirectionalSecondDerivative) {
   EXPECT_GT(checked, 30);
 }
 
+// PrimalLineSearch (primal.cc; with pyramidal cones its trial points are evaluated in one pass
+// over the rows) returns the minimizer of the cost along the direction: from points whose rows
+// sit on every piece, along the steepest descent -grad, the cost decrease at the returned step
+// (PrimalDecrease, exact to round-off) is larger than at 0.9x, 0.99x, 1.01x and 1.1x the step,
+// and the slope there, dir' grad(x + a dir), is zero up to round-off relative to the slope at 0
+// (or changes sign across a, when the minimizer sits on a kink of the piecewise cost).
+TEST_P(SoftConstraint, LineSearchStepMinimizesTheCostAlongTheDirection) {
+  const Case c = GetParam();
+  ProblemAt at(c.model, c.cone, c.steps);
+  const ConstraintProblem& p = at.p;
+  const int nv = p.nv;
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> nd(0, 1);
+  Arena arena;
+  arena.Reserve(64 * static_cast<std::size_t>(nv + p.nefc + 1));
+  PrimalPoint pt, moved;
+  pt.Allocate(p, arena);
+  moved.Allocate(p, arena);
+  std::vector<double> dir(nv), Mdir(nv), Jdir(p.nefc);
+  int checked = 0;
+  for (int sample = 0; sample < 20; ++sample) {
+    // a point around the unconstrained acceleration, with rows on both sides of their kinks
+    for (int i = 0; i < nv; ++i) pt.x[i] = p.qacc_smooth[i] + 3 * nd(gen);
+    EvaluatePrimal(p, pt);
+    for (int i = 0; i < nv; ++i) dir[i] = -pt.grad[i];
+    p.M->MulM(dir.data(), Mdir.data());
+    MulJ(p, dir.data(), Jdir.data());
+    const double a = PrimalLineSearch(p, pt, dir.data(), Mdir.data(), Jdir.data(), arena);
+    ASSERT_GT(a, 0) << c.model << " sample " << sample;
+    const double best = PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), a, arena);
+    EXPECT_GT(best, 0);
+    for (double factor : {0.9, 0.99, 1.01, 1.1}) {
+      const double other =
+          PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), factor * a, arena);
+      EXPECT_GE(best, other - 1e-12 * best) << c.model << " sample " << sample << " x" << factor;
+    }
+    auto slope_at = [&](double step) {
+      for (int i = 0; i < nv; ++i) moved.x[i] = pt.x[i] + step * dir[i];
+      EvaluatePrimal(p, moved);
+      double s = 0;
+      for (int i = 0; i < nv; ++i) s += dir[i] * moved.grad[i];
+      return s;
+    };
+    double slope0 = 0;
+    for (int i = 0; i < nv; ++i) slope0 += dir[i] * pt.grad[i];
+    const double slope = slope_at(a);
+    const bool kink = slope_at(a * (1 - 1e-9)) <= 0 && slope_at(a * (1 + 1e-9)) >= 0;
+    EXPECT_TRUE(std::fabs(slope) <= 1e-9 * std::fabs(slope0) || kink)
+        << c.model << " sample " << sample << " slope " << slope << " of " << slope0;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 20);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Models, SoftConstraint,
     ::testing::Values(Case{"contact_pile.xml", Cone::kElliptic, 300},

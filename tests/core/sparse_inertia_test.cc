@@ -81,6 +81,29 @@ TEST_F(SparseInertia, ProductMatchesDense) {
   for (int i = 0; i < m.nv; ++i) EXPECT_NEAR(y[i], expected[i], 1e-12 * (1 + std::fabs(expected[i])));
 }
 
+// MulTreeSparse keeps each row's sum in a register (sparse_inertia.cc); it must give the bits of
+// the plain product that adds every stored entry M(k,i) to y[k] and y[i], row by row from the
+// root, straight into y: the order of every sum is the same, so the trajectories are too.
+TEST_F(SparseInertia, ProductHasTheBitsOfTheRowByRowLoop) {
+  const Model& m = *model_;
+  std::mt19937_64 gen(3);
+  std::normal_distribution<double> nd(0, 1);
+  std::vector<double> x(m.nv), y(m.nv), plain(m.nv);
+  for (int sample = 0; sample < 10; ++sample) {
+    for (double& v : x) v = nd(gen);
+    MulTreeSparse(m, data_.qM.data(), x.data(), y.data());
+    for (int k = 0; k < m.nv; ++k) plain[k] = data_.qM[m.dof_Madr[k]] * x[k];
+    for (int k = 0; k < m.nv; ++k) {
+      int adr = m.dof_Madr[k] + 1;
+      for (int i = m.dof_parentid[k]; i >= 0; i = m.dof_parentid[i], ++adr) {
+        plain[k] += data_.qM[adr] * x[i];
+        plain[i] += data_.qM[adr] * x[k];
+      }
+    }
+    for (int k = 0; k < m.nv; ++k) EXPECT_EQ(y[k], plain[k]) << "dof " << k;
+  }
+}
+
 TEST_F(SparseInertia, ReportsNonPositivePivot) {
   const Model& m = *model_;
   std::vector<double> ld = data_.qM, diag_inv(m.nv);

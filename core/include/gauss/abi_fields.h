@@ -286,6 +286,7 @@
   X(Model, sensor_datatype) \
   X(Model, sensor_cutoff) \
   X(Model, sensor_noise) \
+  X(Model, sensor_intprm) \
   X(Model, sensor_plugin) \
   X(Model, sensor_plugin_config) \
   X(Model, sensor_name) \

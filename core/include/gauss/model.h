@@ -345,6 +345,10 @@ struct Model {
   std::vector<SensorDataType> sensor_datatype;  // (nsensor) how noise and cutoff apply
   std::vector<double> sensor_cutoff;         // (nsensor)
   std::vector<double> sensor_noise;          // (nsensor)
+  // (nsensor x 3) 3.x contact sensors: (bits of the data fields found, force, torque, dist,
+  // pos, normal, tangent; reduce 0 none, 1 mindist, 2 maxforce, 3 netforce; num); 0 for the
+  // other sensors (MuJoCo 3.x's sensor_intprm). May be empty when no contact sensor exists.
+  std::vector<int> sensor_intprm;
   std::vector<std::string> sensor_plugin;    // (nsensor) name of the Sensor plugin; "user":
                                              // the Engine's sensor callback (engine.h)
   // (nsensor) the parameters its plugin instance is configured with (MJCF <config key value>);

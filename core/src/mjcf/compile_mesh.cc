@@ -187,13 +187,14 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
     for (int k = 0; k < 3; ++k) p[k] = Float(p[k] * ms.scale[k]);
   }
 
-  // mass properties and the principal frame: MuJoCo 2.2.2's legacy rule, or exact signed
-  // tetrahedra of the mesh (exactmeshinertia, 3.x inertia="exact") or of its convex hull (3.x
-  // inertia="convex", 3.x's default: a file using 3.x features gets it)
+  // mass properties and the principal frame: the legacy rule (the default; in a 3.x file
+  // MuJoCo 3.12's variant, below), or exact signed tetrahedra of the mesh (exactmeshinertia,
+  // 3.x inertia="exact") or of its convex hull (3.x inertia="convex"). 3.12's default is its
+  // legacy rule (measured on an L-shaped mesh with faces: the legacy volume, not the hull's);
+  // without faces the triangles are the hull's, where it equals the convex rule.
   enum { kLegacy, kExact, kConvex, kShell };
   const int rule = ms.inertia >= 0 ? ms.inertia
-                   : spec.compiler.exactmeshinertia ? kExact
-                   : spec.mjcf3 ? kConvex : kLegacy;
+                   : spec.compiler.exactmeshinertia ? kExact : kLegacy;
   if (rule == kShell) {
     throw Error(ms.src.Where("inertia"), "not supported yet: mesh inertia=\"shell\"");
   }
@@ -208,7 +209,10 @@ void CompileMesh(const ModelSpec& spec, const MeshSpec& ms, Model& m, MeshProps*
                                         : ""));
   }
   PrincipalAxes(full, props->inertia, props->quat);
-  if (exact) {
+  // MuJoCo 3.12's legacy rule (a 3.x file asking for it) keeps the absolute tetrahedra's volume;
+  // 2.2.2's takes the volume of the box with the same inertia (measured on a supertorus mesh:
+  // 3.12 weighs it by the sum of |tetrahedra| from the centre, 2.2.2's box is 18% lighter)
+  if (exact || spec.mjcf3) {
     props->volume = volume;
   } else {
     const double* I = props->inertia;

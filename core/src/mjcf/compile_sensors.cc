@@ -17,6 +17,10 @@
 //   camprojection 2 pos (object: the site; reference: the camera);
 //   frame sensors of cameras (objtype or reftype camera: cam_xpos / cam_xmat, framequat the
 //   camera's fixed-mode orientation, as MuJoCo 3.12 computes it).
+//   contact: acc, object = the first side (geom, body, xbody = subtree, or site), reference =
+//   the second (geom, body, xbody), either may be absent; dim = num x the size of its data
+//   fields (found 1, force 3, torque 3, dist 1, pos 3, normal 3, tangent 3), also under
+//   netforce (which fills the first slot only); sensor_intprm = (data bits, reduce, num);
 //   plugin: dim and needstage as written (parse_plugins.cc), plugin and config resolved by
 //   ResolveSensorPlugin (compile_plugins.cc).
 // Data types: touch and rangefinder positive, framequat and ballquat quaternion,
@@ -24,6 +28,7 @@
 // Keyframes: <size nkey> reserves keyframes; missing values are qpos0 and zeros, and given
 // arrays must have exactly nq / nv / na / nu values.
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "gauss/math.h"
@@ -82,6 +87,7 @@ const SensorKind kSensors[] = {
     {"e_kinetic", "", 1, Stage::kVelocity},                    // 3.x
     {"insidesite", "frame", 1, Stage::kPosition},              // 3.x
     {"camprojection", "site", 2, Stage::kPosition},            // 3.x
+    {"contact", "contact", 0, Stage::kAcceleration},           // 3.x
     {"user", "user", 0, Stage::kAcceleration},
     {"plugin", "user", 0, Stage::kAcceleration},               // 3.x
 };
@@ -146,6 +152,7 @@ void CompileSensors(CompileContext* c) {
     SensorDataType datatype = BuiltinDataType(s.type);
     std::string plugin = "builtin";
     std::map<std::string, std::string> config;
+    std::array<int, 3> intprm = {0, 0, 0};
     if (object == "frame" || object == "user") {
       const std::string objattr = "objname";
       if (object == "frame" && s.objtype != "body" && s.objtype != "xbody" &&
@@ -167,6 +174,23 @@ void CompileSensors(CompileContext* c) {
         plugin = "user";  // the Engine's sensor callback
         if (s.type == "plugin") ResolveSensorPlugin(*c, s, &plugin, &config);
       }
+    } else if (object == "contact") {
+      // the attribute each side came from, for errors
+      auto attr = [](const std::string& type, const char* n) {
+        return type == "geom" ? std::string("geom") + n : type == "body" ? std::string("body") + n
+               : type == "xbody" ? std::string("subtree") + n : std::string("site");
+      };
+      if (!s.objtype.empty()) {
+        ResolveObject(*c, s.objtype, s.objname, s.src, attr(s.objtype, "1"), &objtype, &objid);
+      }
+      if (!s.reftype.empty()) {
+        ResolveObject(*c, s.reftype, s.refname, s.src, attr(s.reftype, "2"), &reftype, &refid);
+      }
+      const int field_size[] = {1, 3, 3, 1, 3, 3, 3};
+      int slot = 0;
+      for (int k = 0; k < 7; ++k) slot += (s.contact_data >> k & 1) * field_size[k];
+      dim = s.contact_num * slot;
+      intprm = {s.contact_data, s.contact_reduce, s.contact_num};
     } else if (!object.empty()) {
       ResolveObject(*c, object, s.objname, s.src, object, &objtype, &objid);
       if (object == "joint") {
@@ -205,8 +229,9 @@ void CompileSensors(CompileContext* c) {
     m.nsensordata += dim;
     m.sensor_needstage.push_back(stage);
     m.sensor_datatype.push_back(datatype);
-    m.sensor_cutoff.push_back(s.cutoff);
+    m.sensor_cutoff.push_back(object == "contact" ? 0 : s.cutoff);  // 3.12 ignores it there
     m.sensor_noise.push_back(s.noise);
+    m.sensor_intprm.insert(m.sensor_intprm.end(), intprm.begin(), intprm.end());
     m.sensor_plugin.push_back(plugin);
     m.sensor_plugin_config.push_back(config);
     m.sensor_name.push_back(s.name);

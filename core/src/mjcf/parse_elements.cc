@@ -7,10 +7,19 @@
 //  - fixed tendon <joint> needs joint and coef; spatial path elements need their object.
 //  - distance equality constraints were removed in MuJoCo 2.2.2 and are refused.
 //  - 3.x connect/weld between two sites: site1 and site2 both, instead of body1/body2/anchor
-//    (and relpose for weld); the 3.x flex equalities and sensors are refused.
+//    (and relpose for weld); the 3.x flex equalities are refused.
 //  - frame sensors need objtype and objname; refname needs reftype and vice versa; <user>
 //    sensors need dim (MuJoCo 2.2.2 also needs objtype, objname, datatype and needstage; 3.x
 //    made them optional with defaults: no object, real, acc). <plugin> sensors: parse_plugins.cc.
+//  - 3.x <contact> sensors (ReadContactSensor; MuJoCo 3.12.1's rules, measured): at most one
+//    of geom1/body1/subtree1/site and one of geom2/body2/subtree2, num > 0, data fields
+//    distinct and in their canonical order. distance, normal, fromto are refused.
+#include <algorithm>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <utility>
+
 #include "mjcf/attributes.h"
 #include "mjcf/parser.h"
 
@@ -175,12 +184,65 @@ void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
   ReadSensorOutput(c, &s->user_stage, &s->user_datatype);
 }
 
+// <contact> (MuJoCo 3.x): the first side (geom1, body1, subtree1 or site), the second side
+// (geom2, body2 or subtree2), each optional and at most one of each; num > 0; data (fields in
+// the order found force torque dist pos normal tangent; empty: found); reduce.
+// (element) => (s.objtype/objname, reftype/refname, contact_data, contact_reduce, contact_num)
+void ReadContactSensor(const XmlElement& c, SensorSpec* s) {
+  s->objtype.clear();
+  s->objname.clear();
+  // side attribute -> object type keyword (a subtree is MuJoCo's xbody)
+  const std::pair<const char*, const char*> first[] = {
+      {"geom1", "geom"}, {"body1", "body"}, {"subtree1", "xbody"}, {"site", "site"}};
+  const std::pair<const char*, const char*> second[] = {
+      {"geom2", "geom"}, {"body2", "body"}, {"subtree2", "xbody"}};
+  auto side = [&](const auto& attrs, std::string* type, std::string* name, const char* list) {
+    for (const auto& [attr, keyword] : attrs) {
+      const std::string* value = c.Find(attr);
+      if (!value) continue;
+      if (!type->empty()) {
+        throw Error(c.Where(attr), std::string("at most one of ") + list + " can be given");
+      }
+      *type = keyword;
+      *name = *value;
+    }
+  };
+  side(first, &s->objtype, &s->objname, "geom1, body1, subtree1, site");
+  side(second, &s->reftype, &s->refname, "geom2, body2, subtree2");
+  if (ReadInt(c, "num", &s->contact_num) && s->contact_num <= 0) {
+    throw Error(c.Where("num"), "num must be positive, found " + std::to_string(s->contact_num));
+  }
+  const char* fields[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
+  if (const std::string* data = c.Find("data")) {
+    std::stringstream words(*data);
+    std::string word;
+    int last = -1, bits = 0;
+    while (words >> word) {
+      const auto it = std::find(std::begin(fields), std::end(fields), word);
+      if (it == std::end(fields)) {
+        throw Error(c.Where("data"), "invalid field '" + word + "'; expected fields of: found "
+                                     "force torque dist pos normal tangent");
+      }
+      const int k = static_cast<int>(it - std::begin(fields));
+      if (k <= last) {
+        throw Error(c.Where("data"), "the fields must be distinct and in the order found, "
+                                     "force, torque, dist, pos, normal, tangent ('" + word +
+                                     "' comes too late)");
+      }
+      last = k;
+      bits |= 1 << k;
+    }
+    if (bits) s->contact_data = bits;  // empty: the default, found (as MuJoCo 3.12)
+  }
+  ReadKeyword(c, "reduce", {"none", "mindist", "maxforce", "netforce"}, &s->contact_reduce);
+}
+
 }  // namespace
 
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
-    for (const char* newer : {"distance", "normal", "fromto", "contact"}) {
+    for (const char* newer : {"distance", "normal", "fromto"}) {
       if (c.name == newer) NotSupported(c, c.name + " sensor (MuJoCo 3.x)");
     }
     SensorSpec s;
@@ -202,6 +264,8 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       ReadSensorPlugin(c, &s);
     } else if (c.name == "user") {
       ReadUserSensor(c, &s);
+    } else if (c.name == "contact") {
+      ReadContactSensor(c, &s);
     } else if (frame || c.name == "insidesite") {
       s.objtype = RequireAttribute(c, "objtype");
       s.objname = RequireAttribute(c, "objname");

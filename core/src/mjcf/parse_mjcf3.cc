@@ -49,6 +49,18 @@ const std::set<std::string> kMjcf3Attributes = {
     "position/dampratio", "position/timeconst", "position/inheritrange", "intvelocity/kv",
     "intvelocity/dampratio", "intvelocity/inheritrange", "muscle/tausmooth"};
 
+// How many whitespace-separated words `text` holds.
+int NumberCount(const std::string& text) {
+  int n = 0;
+  bool in_word = false;
+  for (const char c : text) {
+    const bool space = std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (!space && !in_word) ++n;
+    in_word = !space;
+  }
+  return n;
+}
+
 }  // namespace
 
 // (document) => does it use an element, attribute or keyword that only MuJoCo 3.x has?
@@ -57,12 +69,20 @@ bool UsesMjcf3(const XmlElement& e) {
   for (const XmlAttribute& a : e.attributes) {
     if (kMjcf3Attributes.count(e.name + "/" + a.name)) return true;
     if (e.name == "option" && a.name == "integrator" && a.value == "implicitfast") return true;
+    if (a.name == "springlength" && NumberCount(a.value) == 2) return true;  // a dead band
   }
   for (const XmlElement& c : e.children) {
     if (UsesMjcf3(c)) return true;
   }
   return false;
 }
+
+// (options) => (options): MuJoCo 3.x solves each constraint island on its own unless the file
+// writes <flag island="disable"/>; 2.2.2 has no islands. Where the two versions compute
+// different things for one file, Gauss follows the version the file is written for
+// (docs/islands.md). Mesh inertia, the other such default, is decided at compile time
+// (compile_mesh.cc, from ModelSpec::mjcf3).
+void ApplyMjcf3Defaults(Options* o) { o->enableflags |= kEnableIsland; }
 
 // (<option>) => (options): the 3.x attributes
 void ReadOption3x(const XmlElement& e, Options* o) {

@@ -456,6 +456,8 @@ void ReadKeyframe(const XmlElement& e, ModelSpec* spec) {
 void ParseModel(const XmlElement& root, ModelSpec* spec) {
   ReadString(root, "model", &spec->name);
   spec->mjcf3 = UsesMjcf3(root);
+  // the version's defaults, before <option> can override them (parse_mjcf3.cc)
+  if (spec->mjcf3) ApplyMjcf3Defaults(&spec->option);
   spec->defaults.assign(1, DefaultClass{});
   spec->defaults[0].name = "main";
   spec->world.name = "world";

@@ -31,8 +31,11 @@ bool ReadMeshInertia(const XmlElement& e, int* out);
 
 // ---------------------------------------------------------------- MuJoCo 3.x (parse_mjcf3.cc)
 // Does the document use anything only MuJoCo 3.x has? Then MuJoCo 3.x's defaults apply where
-// they differ from 2.2.2's (mesh inertia; docs/mjcf.md, "MuJoCo 3.x").
+// they differ from 2.2.2's (mesh inertia, constraint islands; docs/mjcf.md, "MuJoCo 3.x").
 bool UsesMjcf3(const XmlElement& root);
+// (options) => (options): MuJoCo 3.x's option defaults where they differ from 2.2.2's, for a
+// file that UsesMjcf3; applied before the file's own <option> and <flag> are read.
+void ApplyMjcf3Defaults(Options* o);
 // <replicate> (replicate.cc): when the document has one, `out` = the document with every
 // replicate turned into posed <frame> copies with suffixed names and the elements referring
 // into them replicated; false (out untouched) otherwise. Angles follow `compiler`.

@@ -400,12 +400,14 @@ Rule SensorRule() {
                                                 "reftype", "refname", "dim", "needstage",
                                                 "datatype"}}),
                          {Many("config", {"key", "value"})}));
-  // 3.x sensors refused by the parser ("not supported yet")
+  // 3.x contact sensor (parse_elements.cc, plugins/sensors/builtin/contact_sensor.cc)
   const Names pair = Cat({noise, {"geom1", "geom2", "body1", "body2"}});
+  sensors.push_back(
+      Many("contact", Cat({pair, {"subtree1", "subtree2", "site", "num", "data", "reduce"}})));
+  // 3.x sensors refused by the parser ("not supported yet")
   const std::vector<std::pair<const char*, Names>> newer = {
       {"camprojection", Cat({noise, {"site", "camera"}})},
-      {"distance", pair}, {"normal", pair}, {"fromto", pair},
-      {"contact", Cat({pair, {"subtree1", "subtree2", "site", "num", "data", "reduce"}})}};
+      {"distance", pair}, {"normal", pair}, {"fromto", pair}};
   for (const auto& [name, attributes] : newer) {
     Rule r = Many(name, attributes);
     r.opaque = true;

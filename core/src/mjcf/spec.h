@@ -352,6 +352,9 @@ struct SensorSpec {
   int user_dim = 0;                     // <user> sensors only
   Stage user_stage = Stage::kAcceleration;
   SensorDataType user_datatype = SensorDataType::kReal;
+  // 3.x <contact> sensors: the fields of `data` (bit k = field k of found, force, torque, dist,
+  // pos, normal, tangent), `reduce` (none, mindist, maxforce, netforce) and `num`
+  int contact_data = 1, contact_reduce = 0, contact_num = 1;
   // <plugin> sensors (MuJoCo 3.x syntax; parse_plugins.cc): the plugin named directly, or the
   // <extension> instance it uses, and its own <config> entries
   std::string plugin, instance;

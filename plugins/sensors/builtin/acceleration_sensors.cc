@@ -14,6 +14,7 @@
 //   jointlimitfrc, tendonlimitfrc: efc_force of the limit row (0 when inactive)
 //   framelinacc, frameangacc: acceleration of the object frame's origin in world axes
 //                  (linear part as the accelerometer's, including -gravity)
+//   contact (3.x)  contact_sensor.cc
 // Accelerometer, force, torque and frame accelerations need RnePostConstraint, run once per
 // evaluation when one of them is present.
 #include "builtin.h"
@@ -119,6 +120,9 @@ void EvaluateAcceleration(const Model& m, Data& d, const Kind* kinds, const int*
       case Kind::kFrameAngAcc:
         ObjectAcceleration(m, d, m.sensor_objtype[s], id, vec, false);
         Copy3(out, kind == Kind::kFrameAngAcc ? vec : vec + 3);
+        break;
+      case Kind::kContact:  // MuJoCo 3.x (contact_sensor.cc)
+        ContactSensor(m, d, s);
         break;
       default:
         break;  // not an acceleration sensor

@@ -1,10 +1,12 @@
 // The "builtin" Sensor plugin: every MJCF sensor type of MuJoCo 2.2.2 except user sensors
 // (the Engine's callback), and 3.x's jointactuatorfrc, tendonactuatorfrc, e_potential,
-// e_kinetic, insidesite and camprojection, dispatched to one file per pipeline stage (builtin.h). Check refuses what it cannot evaluate,
-// when the engine is created, so that a step never meets an unknown sensor.
+// e_kinetic, insidesite, contact and camprojection, dispatched to one file per pipeline stage
+// (builtin.h).
+// Check refuses what it cannot evaluate, when the engine is created, so that a step never meets
+// an unknown sensor.
 //
-// It takes no arena scratch of its own: the on-demand kernel quantities (gauss/sensor_support.h)
-// write Data fields (subtree_linvel, subtree_angmom, cacc, cfrc_int, cfrc_ext, energy) and
+// Only contact sensors take arena scratch (their sort); otherwise the on-demand kernel
+// quantities (gauss/sensor_support.h) write Data fields (subtree_linvel, subtree_angmom, cacc, cfrc_int, cfrc_ext, energy) and
 // fixed-size locals (KineticEnergy takes nv doubles the kernel reserves).
 #include <string>
 #include <unordered_map>
@@ -63,6 +65,7 @@ Kind KindOf(const std::string& type) {
       {"e_kinetic", Kind::kEKinetic},
       {"insidesite", Kind::kInsideSite},
       {"camprojection", Kind::kCamProjection},
+      {"contact", Kind::kContact},
   };
   const auto it = kinds.find(type);
   return it == kinds.end() ? Kind::kUnsupported : it->second;
@@ -113,13 +116,25 @@ class BuiltinSensors : public Sensor {
       if ((IsFrameSensor(kind) || kind == Kind::kInsideSite) && !HasFrame(m.sensor_objtype[s])) {
         throw Error("not supported yet: " + what + ": frame sensors of this object type");
       }
+      if (kind == Kind::kContact &&
+          m.sensor_intprm.size() < 3 * static_cast<std::size_t>(m.nsensor)) {
+        throw Error(what + ": a contact sensor needs sensor_intprm (data, reduce, num)");
+      }
       if (m.sensor_refid[s] >= 0 && !HasFrame(m.sensor_reftype[s])) {
         throw Error("not supported yet: " + what + ": reference frames of this object type");
       }
     }
   }
 
-  std::size_t ScratchDoubles(const Model&) const override { return 0; }
+  // a contact sensor sorts its matched contacts in the arena (contact_sensor.cc)
+  std::size_t ScratchDoubles(const Model& m) const override {
+    for (int s = 0; s < m.nsensor; ++s) {
+      if (m.sensor_plugin[s] == "builtin" && KindOf(m.sensor_type[s]) == Kind::kContact) {
+        return ContactSensorScratch(m);
+      }
+    }
+    return 0;
+  }
 
  protected:
   // (state derived up to `stage`) => sensordata of ids
@@ -148,6 +163,6 @@ class BuiltinSensors : public Sensor {
 
 GAUSS_SENSOR_PLUGIN(gauss::builtin_sensors::BuiltinSensors, builtin, "1.0.0",
                     "MuJoCo 2.2.2 sensors (site, joint, tendon, actuator, frame, "
-                    "subtree, clock) and 3.x energy, actuator-force, insidesite and "
+                    "subtree, clock) and 3.x energy, actuator-force, insidesite, contact and "
                     "camprojection sensors",
                     gauss::kCapNone, gauss::kNoParams)

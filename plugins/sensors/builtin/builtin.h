@@ -12,8 +12,10 @@
 //   acceleration_sensors.cc: touch, accelerometer, force, torque, actuatorfrc, jointlimitfrc,
 //                            tendonlimitfrc, framelinacc, frameangacc; 3.x jointactuatorfrc,
 //                            tendonactuatorfrc
+//   contact_sensor.cc:       3.x contact (acceleration stage)
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "gauss/constraint.h"
@@ -34,7 +36,7 @@ enum class Kind {
   kSubtreeCom, kSubtreeLinVel, kSubtreeAngMom,
   kClock,
   // MuJoCo 3.x
-  kTendonActuatorFrc, kEPotential, kEKinetic, kInsideSite, kCamProjection,
+  kTendonActuatorFrc, kEPotential, kEKinetic, kInsideSite, kContact, kCamProjection,
   kUnsupported,  // user and plugin sensors and anything else: refused by Check
 };
 
@@ -44,6 +46,16 @@ Kind KindOf(const std::string& type);
 // (efc_type, efc_id of the limit rows) => the limit row of joint or tendon `id`, or -1 when the
 // limit is not active (no row): the limit sensors then read 0.
 int LimitRow(const Data& d, ConstraintType type, int id);
+
+// (site frame, site_size, site_type) => whether the world point lies in the site's volume
+// (sphere, capsule, ellipsoid, cylinder or box; the surface counts as inside)
+bool PointInSite(const Model& m, const Data& d, int site, const double point[3]);
+
+// The arena doubles a contact sensor evaluation takes (per-contact sort keys and indices).
+std::size_t ContactSensorScratch(const Model& m);
+
+// (contacts, efc_force, geom and body tree, site frames) => sensordata of contact sensor s
+void ContactSensor(const Model& m, Data& d, int s);
 
 // Stage evaluators: sensordata of sensors ids[0..n), all needing the given stage; kinds[s] is
 // the kind of sensor s (resolved once, by Check).

@@ -81,41 +81,38 @@ double InsideSite(const Model& m, const Data& d, int s) {
   const double* pos = nullptr;
   const double* mat = nullptr;
   ObjectFrame(m, d, m.sensor_objtype[s], m.sensor_objid[s], &pos, &mat);
-  const int site = m.sensor_refid[s];
+  return PointInSite(m, d, m.sensor_refid[s], pos) ? 1 : 0;
+}
+
+}  // namespace
+
+// (site frame, site size) => whether the world point lies in the site's volume
+bool PointInSite(const Model& m, const Data& d, int site, const double point[3]) {
   const double* size = m.site_size.data() + 3 * site;
   double dif[3], p[3];
-  Sub3(dif, pos, d.site_xpos.data() + 3 * site);
+  Sub3(dif, point, d.site_xpos.data() + 3 * site);
   MulMatTVec3(p, d.site_xmat.data() + 9 * site, dif);  // in the site's frame
-  bool inside = false;
   switch (static_cast<GeomType>(m.site_type[site])) {
     case GeomType::kSphere:
-      inside = Dot3(p, p) <= size[0] * size[0];
-      break;
+      return Dot3(p, p) <= size[0] * size[0];
     case GeomType::kCapsule: {
       const double z = std::max(0.0, std::fabs(p[2]) - size[1]);  // beyond the segment
-      inside = p[0] * p[0] + p[1] * p[1] + z * z <= size[0] * size[0];
-      break;
+      return p[0] * p[0] + p[1] * p[1] + z * z <= size[0] * size[0];
     }
     case GeomType::kEllipsoid: {
       double q = 0;
       for (int k = 0; k < 3; ++k) q += (p[k] / size[k]) * (p[k] / size[k]);
-      inside = q <= 1;
-      break;
+      return q <= 1;
     }
     case GeomType::kCylinder:
-      inside = p[0] * p[0] + p[1] * p[1] <= size[0] * size[0] && std::fabs(p[2]) <= size[1];
-      break;
+      return p[0] * p[0] + p[1] * p[1] <= size[0] * size[0] && std::fabs(p[2]) <= size[1];
     case GeomType::kBox:
-      inside = std::fabs(p[0]) <= size[0] && std::fabs(p[1]) <= size[1] &&
-               std::fabs(p[2]) <= size[2];
-      break;
+      return std::fabs(p[0]) <= size[0] && std::fabs(p[1]) <= size[1] &&
+             std::fabs(p[2]) <= size[2];
     default:
-      break;  // sites have no other shapes
+      return false;  // sites have no other shapes
   }
-  return inside ? 1 : 0;
 }
-
-}  // namespace
 
 // (site_xmat, site_xpos, geom poses, qpos, ten_length, actuator_length, efc_pos, efc_margin,
 // object frames, subtree_com, time) => sensordata

@@ -7,6 +7,7 @@
 
 #include "hessian.h"
 
+#include "gauss/constraint.h"
 #include "gauss/error.h"
 #include "gauss/model.h"
 #include "gauss/primal.h"
@@ -64,7 +65,10 @@ class NewtonSolver : public ConstraintSolver {
   std::size_t ScratchDoubles(const Model& m) const override {
     const int nj = std::max(m.njmax, 0);
     ArenaPlan plan;
-    if (!IsSparse(m)) plan.Append(SparseRowsPlan(m.nv, nj));
+    if (!IsSparse(m)) {
+      plan.Append(SparseRowsPlan(m.nv, nj));
+      plan.Add("J row runs", ArenaDoubles<int>(nj));  // WithCompressedJacobian on the view
+    }
     PrimalWork().Blocks(plan, m.nv, nj);
     plan.Append(NewtonHessian::Plan(m.nv, m.nM, nj, MaxRowNonzeros(m), IsSparse(m), m.opt.cone));
     plan.Within("primal iteration", PrimalWork::IterationPlan(nj));
@@ -78,9 +82,13 @@ class NewtonSolver : public ConstraintSolver {
     const int nv = problem.nv;
     SolverResult result;
     ArenaScope scope(arena);
-    // a dense Jacobian is read through its nonzeros; H keeps the storage J came in
+    // a dense Jacobian is read through its nonzeros, in runs of rows that share their columns
+    // (a contact's rows; WithCompressedJacobian on a CSR problem only finds the runs): the
+    // products with J and the Hessian's row products read each run's columns once, with the
+    // same sums bit for bit. H keeps the storage J came in.
     const bool sparse_hessian = problem.J == nullptr;
-    const ConstraintProblem p = sparse_hessian ? problem : SparseRowsView(problem, arena);
+    const ConstraintProblem p =
+        sparse_hessian ? problem : WithCompressedJacobian(SparseRowsView(problem, arena), arena);
     PrimalWork w;
     w.Allocate(p, arena);
     PrimalPoint& pt = w.pt;

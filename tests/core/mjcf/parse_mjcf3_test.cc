@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "gauss/config.h"
 #include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
@@ -73,6 +74,52 @@ TEST(Mjcf3, OptionsFlagsAndVisualAttributes) {
   EXPECT_TRUE(Contains(ErrorOf(R"(<mujoco><option o_friction="2"><flag override="enable"/>
                                   </option></mujoco>)"),
                        "not supported yet: o_friction"));
+}
+
+// Constraint islands follow the version the file is written for (docs/islands.md, "Default"):
+// MuJoCo 3.x solves each island on its own unless told not to, 2.2.2 has no islands.
+TEST(Mjcf3, IslandsAreOnByDefaultOnlyInFilesUsingMujoco3Features) {
+  // two boxes resting apart on a plane: two islands when islands are on
+  const std::string boxes = R"(<geom type="plane" size="2 2 0.1"/>
+      <body pos="-0.5 0 0.099"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
+      <body pos="0.5 0 0.099"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>)";
+  auto islands_found = [](const std::shared_ptr<const Model>& m, const std::string& yaml) {
+    const Engine engine(m, ParseConfig(yaml, "test.yaml"));
+    Data d = engine.MakeData();
+    engine.Forward(d);
+    EXPECT_GT(d.nefc, 0);
+    return d.nisland;
+  };
+  const auto v2 = Load(boxes);  // nothing only MuJoCo 3.x has
+  EXPECT_FALSE(v2->opt.Enabled(kEnableIsland));
+  EXPECT_EQ(islands_found(v2, ""), 0);
+  // a 3.x option, a 3.x element, a tendon dead band (springlength with two values)
+  for (const auto& [head, extra] :
+       {std::pair<std::string, std::string>{R"(<option integrator="implicitfast"/>)", ""},
+        {"", R"(<frame pos="0 0 1"><site/></frame>)"},
+        {"", R"(<site name="a"/><site name="b" pos="0 0 1"/>)"}}) {
+    std::string tendon;
+    if (extra.find("name=\"a\"") != std::string::npos) {
+      tendon = R"(<tendon><spatial springlength="0.5 0.7"><site site="a"/><site site="b"/>
+                  </spatial></tendon>)";
+    }
+    const auto v3 = LoadModelFromString("<mujoco>" + head + "<worldbody>" + boxes + extra +
+                                            "</worldbody>" + tendon + "</mujoco>",
+                                        "mjcf3.xml");
+    EXPECT_TRUE(v3->opt.Enabled(kEnableIsland)) << head << extra;
+    EXPECT_EQ(islands_found(v3, ""), 2) << head << extra;
+    // the configuration still decides last
+    EXPECT_EQ(islands_found(v3, "flags:\n  island: false\n"), 0) << head << extra;
+  }
+  // written in the file: disable wins in a 3.x file, enable turns islands on in any file
+  const auto off = Load(boxes, R"(<option integrator="implicitfast"><flag island="disable"/>
+                                  </option>)");
+  EXPECT_FALSE(off->opt.Enabled(kEnableIsland));
+  EXPECT_EQ(islands_found(off, ""), 0);
+  EXPECT_EQ(islands_found(off, "flags:\n  island: true\n"), 2);
+  const auto on = Load(boxes, R"(<option><flag island="enable"/></option>)");
+  EXPECT_TRUE(on->opt.Enabled(kEnableIsland));
+  EXPECT_EQ(islands_found(v2, "flags:\n  island: true\n"), 2);
 }
 
 TEST(Mjcf3, AutolimitsDefaultsToTrue) {
@@ -356,8 +403,6 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "<sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
        "element 'distance': not supported yet"},
       {"<deformable/>", "element 'deformable': not supported yet"},
-      {"<asset><mesh name=\"m\" builtin=\"hemisphere\" params=\"1\"/></asset>",
-       "attribute 'builtin': not supported yet: builtin mesh shape 'hemisphere'"},
       {"<worldbody><site name=\"s0\"/><geom name=\"g\" size=\"0.1\" pos=\"0 0 1\"/>"
        "<site name=\"s1\" pos=\"0 0 2\"/></worldbody><tendon><spatial armature=\"1\">"
        "<site site=\"s0\"/><geom geom=\"g\"/><site site=\"s1\"/></spatial></tendon>",

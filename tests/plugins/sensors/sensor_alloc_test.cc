@@ -2,7 +2,8 @@
 // (every builtin sensor type, with subtree velocities, the post-constraint Newton-Euler pass,
 // ray casting, cutoff and noise) is counted by the replacement of the global allocation
 // functions (support/alloc_counter.h), which only counts. Likewise user sensors handed to an
-// engine's SensorCallback and the 3.x sensors (energies, actuator forces, insidesite).
+// engine's SensorCallback and the 3.x sensors (energies, actuator forces, insidesite, contact
+// sensors of every reduce mode, which sort in the arena).
 #include <gtest/gtest.h>
 
 #include "gauss/engine.h"
@@ -40,7 +41,8 @@ TEST(SensorAllocation, UserSensorCallbackAnd3xSensorsAllocateNothing) {
     for (int k = 0; k < n; ++k) d.sensordata[m.sensor_adr[ids[k]]] = d.qvel[0];
   });
   Engine mjcf3(LoadModel(test::TestModel("mjcf3/sensors3.xml")), config);
-  for (const Engine* engine : {&user, &mjcf3}) {
+  Engine contact(LoadModel(test::TestModel("mjcf3/contact_sensor.xml")), config);
+  for (const Engine* engine : {&user, &mjcf3, &contact}) {
     Data d = engine->MakeData();
     for (int i = 0; i < engine->model().nv; ++i) d.qvel[i] = 0.5;
     engine->Step(d);

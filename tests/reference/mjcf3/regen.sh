@@ -2,7 +2,8 @@
 # Records the MuJoCo 3.12.1 reference data of tests/reference/mjcf3_test.cc: for each model of
 # tests/models/mjcf3/, `mjref3 info` (compiled sizes, joints, actuators) and a 200-step
 # `mjref3 run` trajectory driven by random controls (seed, noise below), with the controls
-# recorded (--with-ctrl) and constraint islands off (--no-island: Gauss solves one system).
+# recorded (--with-ctrl) and MuJoCo 3.12's default constraint islands: these files use 3.x
+# features, so Gauss solves them by island too (docs/islands.md, "Default").
 # mjref3 is the shared tool built by ../shared/tools/mjref/build3.sh: MJREF3=..., else
 # ../shared/tools/mjref/build3/mjref3, else /work/tools/mjref/build3/mjref3.
 set -eu
@@ -19,7 +20,8 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "tendon_armature 11 1" "contact3 12 0 converged" \
             "actearly3 13 1" "mujoco/ten_armature_1 14 0" "mujoco/ten_armature_3 15 0" \
             "mujoco/tendon_force_clamp 16 2" "mujoco/actearly 17 1" \
-            "mujoco/newton_cradle 8 0 converged" "mujoco/connect 18 0" \
+            "mujoco/newton_cradle 8 0 converged" "builtin_shapes 19 1" \
+            "contact_sensor 18 1 converged" "mujoco/connect 18 0" \
             "mujoco/jdotv_connect_3d 19 0" "mujoco/jdotv_weld_3d 20 0" "mujoco/soft_weld 21 0" \
             "cameras 22 1" "mujoco/freejoint 23 0"; do
   set -- $spec
@@ -28,6 +30,17 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
   solver=""
   [ "${4:-}" = converged ] && solver="--tolerance 1e-15 --iterations 1000"
   "$mjref3" info "$model" | sed "1s|^model=.*|model=$model|" > "$out/$name.info"
-  "$mjref3" run "$model" --steps 200 --ctrl-seed "$2" --ctrl-noise "$3" --with-ctrl --no-island \
-    $solver --out "$out/$name.run.csv"
+  "$mjref3" run "$model" --steps 200 --ctrl-seed "$2" --ctrl-noise "$3" --with-ctrl $solver \
+    --out "$out/$name.run.csv"
 done
+
+# The vertex sets of the procedural meshes (<mesh builtin>): mesh_vertices.cc, built here against
+# the same MuJoCo 3.12.1 library as mjref3 (MUJOCO3=..., else ../shared/tools/mujoco3, else
+# /work/shared/tools/mujoco3).
+mujoco3=${MUJOCO3:-../shared/tools/mujoco3}
+[ -d "$mujoco3/include" ] || mujoco3=/work/shared/tools/mujoco3
+tool=$(mktemp -d)/mesh_vertices
+g++ -std=c++17 -O1 "$out/mesh_vertices.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
+  -Wl,-rpath,"$mujoco3/lib" -o "$tool"
+"$tool" tests/models/mjcf3/builtin_vertices.xml > "$out/builtin_vertices.csv"
+rm -r "$(dirname "$tool")"
