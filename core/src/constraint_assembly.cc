@@ -347,6 +347,7 @@ void ReferenceAcceleration(const Model& m, Data& d) {
     const double* kbip = d.efc_KBIP.data() + 4 * i;
     d.efc_aref[i] = -kbip[1] * d.efc_vel[i] - kbip[0] * kbip[2] * (d.efc_pos[i] - d.efc_margin[i]);
   }
+  if (m.opt.Enabled(kEnableEqJdotv)) SubtractEqualityJdotv(m, d);
 }
 
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops) {

@@ -14,6 +14,10 @@ namespace gauss {
 void AddEqualityRows(const Model& m, Data& d);
 // ... and the arena scratch it takes (and releases).
 ArenaPlan EqualityRowsPlan(const Model& m);
+// equality.cc, MuJoCo 3.12's velocity term (kEnableEqJdotv): efc_aref -= (dJ/dt) qvel on the
+// rows of connect and weld constraints. (efc rows, xpos, xmat, xquat, cvel, cdof_dot, qvel,
+// subtree_com) => efc_aref
+void SubtractEqualityJdotv(const Model& m, Data& d);
 // constraint_assembly.cc: the arena scratch MakeConstraints takes (and releases).
 ArenaPlan ConstraintAssemblyPlan(const Model& m);
 

@@ -33,7 +33,18 @@ double DiagApprox(const Model& m, const Data& d, int i) {
         case EqType::kConnect:
         case EqType::kWeld: {
           const int b1 = m.eq_obj1id[id], b2 = std::max(m.eq_obj2id[id], 0);
-          return m.body_invweight0[2 * b1] + m.body_invweight0[2 * b2];
+          // MuJoCo 3.12 (kEnableEqJdotv): a weld's rotation rows (its rows 3..5) use the
+          // rotational weights; 2.2.2 gives every row the translational ones
+          int k = 0;  // the row's index within its constraint
+          while (i - k > 0 && d.efc_type[i - k - 1] == ConstraintType::kEquality &&
+                 d.efc_id[i - k - 1] == id) {
+            ++k;
+          }
+          const int rot = m.eq_type[id] == EqType::kWeld && k >= 3 &&
+                                  m.opt.Enabled(kEnableEqJdotv)
+                              ? 1
+                              : 0;
+          return m.body_invweight0[2 * b1 + rot] + m.body_invweight0[2 * b2 + rot];
         }
         case EqType::kJoint:
         case EqType::kTendon: {

@@ -39,6 +39,8 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.geom_xmat, 9 * m.ngeom);
   fn(d.site_xpos, 3 * m.nsite);
   fn(d.site_xmat, 9 * m.nsite);
+  fn(d.cam_xpos, 3 * m.ncam);
+  fn(d.cam_xmat, 9 * m.ncam);
   fn(d.subtree_com, 3 * nb);
   fn(d.cdof, 6 * m.nv);
   fn(d.cinert, 10 * nb);
@@ -131,6 +133,7 @@ DataMisfit FindDataMisfit(const Model& m, const Data& d, std::size_t arena_doubl
   exactly("xanchor", d.xanchor.size(), 3 * m.njnt);
   exactly("geom_xpos", d.geom_xpos.size(), 3 * m.ngeom);
   exactly("site_xpos", d.site_xpos.size(), 3 * m.nsite);
+  exactly("cam_xpos", d.cam_xpos.size(), 3 * m.ncam);
   exactly("mocap_pos", d.mocap_pos.size(), 3 * m.nmocap);
   exactly("eq_active", d.eq_active.size(), m.neq);
   exactly("sensordata", d.sensordata.size(), m.nsensordata);

@@ -180,6 +180,7 @@ void Engine::PositionStage(Data& d) const {
     const ScopedTimer kinematics(StageStat(d, Timer::kPosKinematics));
     Kinematics(m, d);          //  2. body, joint, geom and site poses
     ComPosition(m, d);         //  3. subtree com, cinert, cdof
+    CameraPoses(m, d);         //  3b. camera poses (track modes need the subtree com)
     Tendons(m, d);             //  5. tendon lengths and moment arms
   }
   {

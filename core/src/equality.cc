@@ -121,14 +121,16 @@ void AddEqualityRows(const Model& m, Data& d) {
         Sub3(pos, p1, p2);
         const int n = JacobianDifference(m, d, id1, p1, b2, p2, true, s);
         // orientation residual: imaginary part of q2^-1 q1 relquat, i.e. sin(angle/2) axis;
-        // torquescale scales only the Jacobian rows (MuJoCo 2.2.2, measured), i.e. the lever
+        // torquescale scales only the Jacobian rows in MuJoCo 2.2.2 (measured), i.e. the lever
         // of the constraint torque, not the residual
         const double torquescale = data[10];
         double q1rel[4], q2inv[4], dif[4];
         MulQuat(q1rel, d.xquat.data() + 4 * id1, data + 6);
         NegQuat(q2inv, d.xquat.data() + 4 * b2);
         MulQuat(dif, q2inv, q1rel);
-        for (int c = 0; c < 3; ++c) pos[3 + c] = dif[1 + c];
+        // MuJoCo 3.12 (kEnableEqJdotv) scales the residual by torquescale as well
+        const double residual_scale = m.opt.Enabled(kEnableEqJdotv) ? torquescale : 1;
+        for (int c = 0; c < 3; ++c) pos[3 + c] = residual_scale * dif[1 + c];
         // its rate: 1/2 Im(q2^-1 [0, w1 - w2] q1 relquat), one column per dof
         double* rot = s.rows + 3 * n;
         for (int k = 0; k < n; ++k) {
@@ -164,6 +166,64 @@ void AddEqualityRows(const Model& m, Data& d) {
       case EqType::kDistance:
         break;  // removed in MuJoCo 2.2.2; the compiler refuses it
     }
+  }
+}
+
+// The rows of a connect (3) or weld (6) are consecutive, in the order AddEqualityRows adds them.
+// For a point p_k on body k (k = 1, 2) with velocity-product acceleration a_k (its acceleration
+// at qacc = 0), the translational rows' (dJ/dt) qvel is a_1 - a_2. A weld's rotational rows are
+// J_r qvel = ts/2 Im(q2^-1 (0, w) q1r) with w = w1 - w2 (world angular velocities), q1r = q1
+// relquat and ts the torquescale; their time derivative at qacc = 0 takes the three terms of
+// the product rule: d(q2^-1)/dt = -1/2 q2^-1 (0, w2), dw/dt = alpha_1 - alpha_2 (angular
+// velocity-product accelerations), d(q1r)/dt = 1/2 (0, w1) q1r.
+void SubtractEqualityJdotv(const Model& m, Data& d) {
+  for (int row = 0; row < d.nefc;) {
+    const int e = d.efc_id[row];
+    const bool eq = d.efc_type[row] == ConstraintType::kEquality;
+    const EqType type = eq ? m.eq_type[e] : EqType::kJoint;
+    const int count = type == EqType::kConnect ? 3 : type == EqType::kWeld ? 6 : 1;
+    if (count == 1 || row + count > d.nefc) {
+      ++row;
+      continue;
+    }
+    const double* data = m.eq_data.data() + 11 * e;
+    const int b1 = m.eq_obj1id[e];
+    const int b2 = std::max(m.eq_obj2id[e], 0);
+    const bool weld = type == EqType::kWeld;
+    double p1[3], p2[3], v1[3], v2[3], a1[3], a2[3], alpha1[3], alpha2[3];
+    BodyPoint(d, b1, weld ? data + 3 : data, p1);
+    BodyPoint(d, b2, weld ? data : data + 3, p2);
+    PointMotion(m, d, b1, p1, v1, a1, alpha1);
+    PointMotion(m, d, b2, p2, v2, a2, alpha2);
+    double* aref = d.efc_aref.data() + row;
+    for (int c = 0; c < 3; ++c) aref[c] -= a1[c] - a2[c];
+    if (weld) {
+      const double* w1 = d.cvel.data() + 6 * b1;
+      const double* w2 = d.cvel.data() + 6 * b2;
+      double q1r[4], q2inv[4];
+      MulQuat(q1r, d.xquat.data() + 4 * b1, data + 6);
+      NegQuat(q2inv, d.xquat.data() + 4 * b2);
+      const double w[4] = {0, w1[0] - w2[0], w1[1] - w2[1], w1[2] - w2[2]};
+      const double dw[4] = {0, alpha1[0] - alpha2[0], alpha1[1] - alpha2[1],
+                            alpha1[2] - alpha2[2]};
+      const double w1q[4] = {0, w1[0], w1[1], w1[2]};
+      const double w2q[4] = {0, -w2[0], -w2[1], -w2[2]};
+      double q2inv_dot[4], q1r_dot[4], t[4], u[4], sum[4] = {0, 0, 0, 0};
+      MulQuat(q2inv_dot, q2inv, w2q);  // 2 d(q2^-1)/dt
+      MulQuat(q1r_dot, w1q, q1r);      // 2 d(q1r)/dt
+      MulQuat(t, q2inv_dot, w);        // d(q2^-1)/dt (0, w) q1r
+      MulQuat(u, t, q1r);
+      for (int c = 0; c < 4; ++c) sum[c] += 0.5 * u[c];
+      MulQuat(t, q2inv, dw);           // q2^-1 (0, dw/dt) q1r
+      MulQuat(u, t, q1r);
+      for (int c = 0; c < 4; ++c) sum[c] += u[c];
+      MulQuat(t, q2inv, w);            // q2^-1 (0, w) d(q1r)/dt
+      MulQuat(u, t, q1r_dot);
+      for (int c = 0; c < 4; ++c) sum[c] += 0.5 * u[c];
+      const double torquescale = data[10];
+      for (int c = 0; c < 3; ++c) aref[3 + c] -= 0.5 * torquescale * sum[1 + c];
+    }
+    row += count;
   }
 }
 

@@ -35,4 +35,11 @@ int MergeChains(const int* a, int na, const int* b, int nb, int* out);
 void ChainJacobian(const Model& m, const Data& d, int body, const double* point, const int* chain,
                    int n, double* jacp, double* jacr);
 
+// Velocity and velocity-product acceleration of the world point p moving with body b: its
+// motion at qacc = 0 without gravity, i.e. vel = J qvel and acc = (dJ/dt) qvel with J the
+// point's Jacobian (jacp). ang_acc (may be null) = (dJr/dt) qvel, the body's angular
+// acceleration at qacc = 0. (cvel, cdof_dot, qvel, subtree_com) => (vel, acc, ang_acc)
+void PointMotion(const Model& m, const Data& d, int b, const double* p, double* vel, double* acc,
+                 double* ang_acc = nullptr);
+
 }  // namespace gauss

@@ -7,8 +7,6 @@ namespace gauss {
 
 using namespace math;
 
-namespace {
-
 // (xpos, xquat, xmat of body b) => world pose (xpos, xmat) of a frame fixed in b at the local
 // (pos, quat): a geom or a site.
 void FixedFrame(const Data& d, int b, const double* pos, const double* quat, double* xpos,
@@ -19,8 +17,6 @@ void FixedFrame(const Data& d, int b, const double* pos, const double* quat, dou
   MulQuat(q, d.xquat.data() + 4 * b, quat);
   QuatToMat(xmat, q);
 }
-
-}  // namespace
 
 // (qpos, mocap_pos, mocap_quat) => (xpos, xquat, xmat, xipos, ximat, xanchor, xaxis,
 // geom_xpos, geom_xmat, site_xpos, site_xmat)

@@ -17,6 +17,7 @@ int Model::BodyId(const std::string& n) const { return FindName(body_name, n); }
 int Model::JointId(const std::string& n) const { return FindName(jnt_name, n); }
 int Model::GeomId(const std::string& n) const { return FindName(geom_name, n); }
 int Model::SiteId(const std::string& n) const { return FindName(site_name, n); }
+int Model::CameraId(const std::string& n) const { return FindName(cam_name, n); }
 int Model::ActuatorId(const std::string& n) const { return FindName(actuator_name, n); }
 
 }  // namespace gauss

@@ -23,10 +23,17 @@ namespace gauss {
 // 2. kinematics.cc: (qpos, mocap_pos, mocap_quat) => (xpos, xquat, xmat, xipos, ximat, xanchor,
 // xaxis, geom_xpos, geom_xmat, site_xpos, site_xmat). Quaternions are normalized on use.
 void Kinematics(const Model& m, Data& d);
+// kinematics.cc: (xpos, xquat, xmat of body b) => world pose (xpos, xmat) of a frame fixed in b
+// at the local (pos, quat): a geom, a site or a camera.
+void FixedFrame(const Data& d, int b, const double* pos, const double* quat, double* xpos,
+                double* xmat);
 
 // 3. com.cc: (xpos, xmat, xipos, ximat, xanchor, xaxis) => (subtree_com, cinert, cdof).
 // Each tree is expressed in a world-aligned frame at its root's subtree center of mass.
 void ComPosition(const Model& m, Data& d);
+// 3b. camera.cc: (xpos, xquat, xmat, subtree_com, cam_*) => (cam_xpos, cam_xmat): each
+// camera's world pose by its mode (MuJoCo computes it with the lights after the com stage).
+void CameraPoses(const Model& m, Data& d);
 
 // 5. tendon.cc: (qpos, site_xpos, geom_xpos, geom_xmat, cdof) => (ten_length, ten_J): fixed
 // tendons (linear in joint positions) and spatial tendons (site paths wrapping around spheres

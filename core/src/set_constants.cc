@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "camera.h"
 #include "data_alloc.h"
 #include "gauss/sparse_inertia.h"
 #include "pipeline.h"
@@ -17,6 +18,7 @@ void SetConstants(Model& m) {
   AllocateData(m, d);
   Kinematics(m, d);
   ComPosition(m, d);
+  SetCameraConstants(m, d);
   Tendons(m, d);
   CompositeInertia(m, d);
   FactorInertia(m, d);

@@ -58,6 +58,10 @@ bool ObjectFrame(const Model& m, const Data& d, ObjType type, int id, const doub
       *pos = d.site_xpos.data() + 3 * id;
       *mat = d.site_xmat.data() + 9 * id;
       return true;
+    case ObjType::kCamera:
+      *pos = d.cam_xpos.data() + 3 * id;
+      *mat = d.cam_xmat.data() + 9 * id;
+      return true;
     default:
       return false;
   }
@@ -79,6 +83,9 @@ void ObjectQuat(const Model& m, const Data& d, ObjType type, int id, double quat
     case ObjType::kSite:
       MulQuat(quat, d.xquat.data() + 4 * m.site_bodyid[id], m.site_quat.data() + 4 * id);
       break;
+    case ObjType::kCamera:  // the fixed-mode orientation whatever the mode (MuJoCo 3.12)
+      MulQuat(quat, d.xquat.data() + 4 * m.cam_bodyid[id], m.cam_quat.data() + 4 * id);
+      break;
     default:
       SetIdentityQuat(quat);
   }
@@ -96,6 +103,8 @@ int ObjectBody(const Model& m, ObjType type, int id) {
       return m.geom_bodyid[id];
     case ObjType::kSite:
       return m.site_bodyid[id];
+    case ObjType::kCamera:
+      return m.cam_bodyid[id];
     default:
       return 0;
   }

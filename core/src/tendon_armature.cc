@@ -25,28 +25,6 @@ using namespace math;
 
 namespace {
 
-// Velocity and velocity-product acceleration (the acceleration at qacc = 0 without gravity) of
-// world point p moving with body b. (cvel, cdof_dot, qvel, subtree_com) => (vel, acc)
-void PointMotion(const Model& m, const Data& d, int b, const double* p, double* vel,
-                 double* acc) {
-  const double* cvel = d.cvel.data() + 6 * b;
-  // com-based acceleration of the body at qacc = 0: the sum of cdof_dot qvel over the dofs
-  // that move it (RecursiveNewtonEuler's forward pass without gravity and qacc)
-  double cacc[6] = {0, 0, 0, 0, 0, 0};
-  for (int i = LastDof(m, b); i >= 0; i = m.dof_parentid[i]) {
-    for (int c = 0; c < 6; ++c) cacc[c] += d.cdof_dot[6 * i + c] * d.qvel[i];
-  }
-  double r[3], t[3];
-  Sub3(r, p, d.subtree_com.data() + 3 * m.body_rootid[b]);
-  // com-based motion vectors: v = v_c + w x r, a = a_c + alpha x r + w x v
-  Cross3(t, cvel, r);
-  for (int i = 0; i < 3; ++i) vel[i] = cvel[3 + i] + t[i];
-  Cross3(t, cacc, r);
-  for (int i = 0; i < 3; ++i) acc[i] = cacc[3 + i] + t[i];
-  Cross3(t, cvel, vel);
-  AddTo3(acc, t);
-}
-
 // (site_xpos, cvel, cdof_dot, qvel) => dJ/dt qvel of spatial tendon t (site and pulley paths)
 double SpatialTendonJdotQvel(const Model& m, const Data& d, int t) {
   const int adr = m.tendon_adr[t], num = m.tendon_num[t];

@@ -19,6 +19,7 @@ _KINDS = {
     "joint": "joint_names",
     "geom": "geom_names",
     "site": "site_names",
+    "camera": "camera_names",
     "actuator": "actuator_names",
     "tendon": "tendon_names",
     "sensor": "sensor_names",

@@ -17,6 +17,7 @@ namespace {
   X(xpos, m.nbody, 3) X(xquat, m.nbody, 4) X(xmat, m.nbody, 9) X(xipos, m.nbody, 3)               \
   X(ximat, m.nbody, 9) X(xanchor, m.njnt, 3) X(xaxis, m.njnt, 3) X(geom_xpos, m.ngeom, 3)         \
   X(geom_xmat, m.ngeom, 9) X(site_xpos, m.nsite, 3) X(site_xmat, m.nsite, 9)                      \
+  X(cam_xpos, m.ncam, 3) X(cam_xmat, m.ncam, 9)                                                   \
   X(subtree_com, m.nbody, 3) X(cdof, m.nv, 6) X(cinert, m.nbody, 10) X(crb, m.nbody, 10)          \
   X(qM, m.nM, 0) X(qLD, m.nM, 0) X(qLDiagInv, m.nv, 0) X(qLDiagSqrtInv, m.nv, 0)                  \
   X(ten_length, m.ntendon, 0) X(ten_J, m.ntendon, m.nv) X(cvel, m.nbody, 6) X(cdof_dot, m.nv, 6)  \

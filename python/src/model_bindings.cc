@@ -41,6 +41,11 @@ namespace {
   X(hfield_adr, m.nhfield, 0) X(hfield_data, m.nhfielddata, 0)                                   \
   X(site_type, m.nsite, 0) X(site_bodyid, m.nsite, 0) X(site_size, m.nsite, 3)                   \
   X(site_pos, m.nsite, 3) X(site_quat, m.nsite, 4)                                               \
+  X(cam_mode, m.ncam, 0) X(cam_bodyid, m.ncam, 0) X(cam_targetbodyid, m.ncam, 0)                 \
+  X(cam_pos, m.ncam, 3) X(cam_quat, m.ncam, 4) X(cam_poscom0, m.ncam, 3) X(cam_pos0, m.ncam, 3)  \
+  X(cam_mat0, m.ncam, 9) X(cam_orthographic, m.ncam, 0) X(cam_fovy, m.ncam, 0)                   \
+  X(cam_ipd, m.ncam, 0) X(cam_resolution, m.ncam, 2) X(cam_sensorsize, m.ncam, 2)                \
+  X(cam_intrinsic, m.ncam, 4)                                                                    \
   X(actuator_trntype, m.nu, 0) X(actuator_dyntype, m.nu, 0) X(actuator_gaintype, m.nu, 0)        \
   X(actuator_biastype, m.nu, 0) X(actuator_trnid, m.nu, 2) X(actuator_actadr, m.nu, 0)           \
   X(actuator_actnum, m.nu, 0) X(actuator_ctrllimited, m.nu, 0)                                   \
@@ -91,7 +96,8 @@ namespace {
   X(skin_bonevertweight, m.nskinbonevert, 0)
 
 #define GAUSS_MODEL_SIZES(X)                                                                   \
-  X(nq) X(nv) X(nu) X(na) X(nbody) X(njnt) X(ngeom) X(nsite) X(nmocap) X(neq) X(ntendon)      \
+  X(nq) X(nv) X(nu) X(na) X(nbody) X(njnt) X(ngeom) X(nsite) X(ncam) X(nmocap) X(neq)         \
+  X(ntendon)                                                                                   \
   X(nwrap) X(nsensor) X(nsensordata) X(npair) X(nexclude) X(nkey) X(nnumeric) X(nM) X(nconmax) \
   X(njmax) X(nmesh) X(nmeshvert) X(nmeshface) X(nmeshgraph) X(nhfield) X(nhfielddata)         \
   X(ntree) X(nmat) X(nskin) X(nskinvert) X(nskinface) X(nskinbone) X(nskinbonevert)
@@ -102,7 +108,7 @@ namespace {
   X(site_names, site_name) X(actuator_names, actuator_name) X(tendon_names, tendon_name)       \
   X(sensor_names, sensor_name) X(eq_names, eq_name) X(key_names, key_name)                     \
   X(mesh_names, mesh_name) X(hfield_names, hfield_name) X(numeric_names, numeric_name)       \
-  X(material_names, mat_name) X(skin_names, skin_name)
+  X(material_names, mat_name) X(skin_names, skin_name) X(camera_names, cam_name)
 
 const char* ConeName(Cone c) { return c == Cone::kElliptic ? "elliptic" : "pyramidal"; }
 

@@ -125,3 +125,38 @@ def test_copy_is_independent(cartpole):
     engine.step(c, 5)
     assert d.time == 0.0 and d.qpos[1] == 0.1 and c.time > 0.0
     assert address(c.qpos) != address(d.qpos)
+
+
+CAMERAS = """
+<mujoco>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="hinge" axis="0 0 1"/>
+      <geom type="capsule" fromto="0 0 0 1 0 0" size="0.05"/>
+      <camera name="eye" pos="1 0 0" xyaxes="0 1 0 0 0 1" fovy="60" resolution="640 480"/>
+      <camera name="follow" pos="1 0 0.5" mode="track"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_camera_poses_follow_their_mode():
+    model = gauss.load_model(CAMERAS)
+    assert model.ncam == 2 and model.camera_names == ["eye", "follow"]
+    assert model.camera("follow").id == 1
+    assert model.cam_fovy[0] == 60 and list(model.cam_resolution[0]) == [640, 480]
+    assert list(model.cam_mode) == [0, 1]  # fixed, track
+    engine = gauss.Engine(model)
+    d = engine.make_data()
+    d.qpos[0] = np.pi / 2
+    engine.forward(d)
+    # the fixed camera turns with the arm: at (0, 1, 1), its z axis (x_cam cross y_cam, along
+    # the arm at qpos 0) now along +y, so it looks back at the hinge along -z_cam
+    np.testing.assert_allclose(d.cam_xpos[0], [0, 1, 1], rtol=0, atol=1e-15)
+    xmat = d.cam_xmat[0].reshape(3, 3)
+    np.testing.assert_allclose(xmat[:, 2], [0, 1, 0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(xmat[:, 0], [-1, 0, 0], rtol=0, atol=1e-15)
+    # the track camera keeps its qpos0 offset and orientation: (1, 0, 1.5), identity
+    np.testing.assert_allclose(d.cam_xpos[1], [1, 0, 1.5], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(d.cam_xmat[1], np.eye(3).ravel(), rtol=0, atol=1e-15)

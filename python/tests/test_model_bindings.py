@@ -92,7 +92,7 @@ def test_height_field_arrays_and_names(repo):
 _RENAMED = {"name": "name", "source_file": "source_file", "opt": "opt",
             "sensor_type": "sensor_types", "actuator_plugin": "actuator_plugins",
             "sensor_plugin": "sensor_plugins", "sensor_plugin_config": "sensor_plugin_configs",
-            "mat_name": "material_names",
+            "mat_name": "material_names", "cam_name": "camera_names",
             "jnt_name": "joint_names"}
 
 

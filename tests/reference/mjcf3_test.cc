@@ -12,6 +12,9 @@
 // MuJoCo 3.x's line search being inexact: 3e-8 after one step, at most 1.3e-7 in 200).
 // newton_cradle (MuJoCo's replicate example, stiff ball contacts) runs both solvers to
 // convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps.
+// cameras and MuJoCo's freejoint.xml check camera poses through frame and camprojection
+// sensors; connect, jdotv_connect_3d, jdotv_weld_3d and soft_weld the 3.12 connect/weld
+// semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -156,9 +159,17 @@ TEST_P(Mjcf3, CompiledModelMatchesMujoco312) {
   for (int s = 0; s < m.nsensor; ++s) EXPECT_EQ(SensorLine(m, s), info.sensors[s]);
 }
 
-TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
-  const std::string name = GetParam();
-  auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/" + name + ".xml")));
+// Files written for MuJoCo 2.x (no 3.x feature, so the equality velocity term is off by default)
+// that MuJoCo's tests run under 3.12: recorded with the term, replayed with it enabled.
+bool NeedsJdotv(const std::string& name) { return name == "mujoco/soft_weld"; }
+
+// The largest relative state (qpos, qvel, act) and sensordata errors against the recorded
+// MuJoCo 3.12.1 trajectory of `name` over its 200 steps, replaying the recorded controls.
+struct TrajectoryError {
+  double state = 0, sensor = 0;
+};
+
+TrajectoryError CompareTrajectory(const std::string& name, std::shared_ptr<Model> model) {
   if (Converged(name)) {
     model->opt.tolerance = 1e-15;
     model->opt.iterations = 1000;
@@ -167,28 +178,36 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
   const Model& m = engine.model();
   Data d = engine.MakeData();
   const Table ref = ReadTable(ReferenceFile(name, ".run.csv"));
-  ASSERT_EQ(ref.rows.size(), 201u);
+  EXPECT_EQ(ref.rows.size(), 201u);
   auto column = [&](const std::string& prefix, int i) {
     const int c = ref.Column(prefix + std::to_string(i));
     EXPECT_GE(c, 0) << prefix << i;
     return c;
   };
-  double state_error = 0, sensor_error = 0;
+  TrajectoryError error;
   for (std::size_t k = 0; k < ref.rows.size(); ++k) {
     const std::vector<double>& row = ref.rows[k];
-    for (int i = 0; i < m.nq; ++i) state_error = std::max(state_error, RelError(d.qpos[i], row[column("qpos", i)]));
-    for (int i = 0; i < m.nv; ++i) state_error = std::max(state_error, RelError(d.qvel[i], row[column("qvel", i)]));
-    for (int i = 0; i < m.na; ++i) state_error = std::max(state_error, RelError(d.act[i], row[column("act", i)]));
+    for (int i = 0; i < m.nq; ++i) error.state = std::max(error.state, RelError(d.qpos[i], row[column("qpos", i)]));
+    for (int i = 0; i < m.nv; ++i) error.state = std::max(error.state, RelError(d.qvel[i], row[column("qvel", i)]));
+    for (int i = 0; i < m.na; ++i) error.state = std::max(error.state, RelError(d.act[i], row[column("act", i)]));
     if (k + 1 == ref.rows.size()) break;
     for (int i = 0; i < m.nu; ++i) d.ctrl[i] = row[column("ctrl", i)];
     engine.Step(d);
     // row k's sensors are those of state k with ctrl k, which the step evaluates
     for (int i = 0; i < m.nsensordata; ++i) {
-      sensor_error = std::max(sensor_error, RelError(d.sensordata[i], row[column("sensordata", i)]));
+      error.sensor = std::max(error.sensor, RelError(d.sensordata[i], row[column("sensordata", i)]));
     }
   }
-  RecordProperty("max_state_error", Number(state_error));
-  RecordProperty("max_sensor_error", Number(sensor_error));
+  return error;
+}
+
+TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
+  const std::string name = GetParam();
+  auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/" + name + ".xml")));
+  if (NeedsJdotv(name)) model->opt.enableflags |= kEnableEqJdotv;
+  const TrajectoryError error = CompareTrajectory(name, model);
+  RecordProperty("max_state_error", Number(error.state));
+  RecordProperty("max_sensor_error", Number(error.sensor));
   // builtin_mesh, builtin_shapes: MuJoCo keeps mesh vertices in single precision, Gauss in
   // double, so the generated vertices differ by up to 7e-8 (measured) and the inertias by ~3e-8
   // relative
@@ -196,8 +215,36 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
                            : name == "builtin_mesh" || name == "builtin_shapes"      ? 1e-7
                            : name == "contact3"                                      ? 1e-8
                                                                                      : 1e-9;
-  EXPECT_LE(state_error, tolerance) << name;
-  EXPECT_LE(sensor_error, tolerance) << name;
+  EXPECT_LE(error.state, tolerance) << name;
+  EXPECT_LE(error.sensor, tolerance) << name;
+}
+
+// The equality velocity term (kEnableEqJdotv) is on by default exactly for files that use a
+// MuJoCo 3.x feature, and it is what makes connect and weld constraints on rotating bodies
+// agree with 3.12: without it (2.2.2's reference acceleration) the same files part from the
+// recorded 3.12 trajectories by far more than the tolerance.
+TEST(Mjcf3Jdotv, DefaultFollowsTheFileVersionAndTheTermIsWhat312Adds) {
+  const auto soft = LoadModel(TestModel("mjcf3/mujoco/soft_weld.xml"));
+  EXPECT_FALSE(soft->opt.Enabled(kEnableEqJdotv));  // a 2.x file: 2.2.2's results stay
+  for (const std::string name : {"mujoco/connect", "mujoco/jdotv_connect_3d",
+                                 "mujoco/jdotv_weld_3d", "mujoco/soft_weld"}) {
+    auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/" + name + ".xml")));
+    if (name != "mujoco/soft_weld") {
+      EXPECT_TRUE(model->opt.Enabled(kEnableEqJdotv)) << name;
+    }
+    model->opt.enableflags &= ~kEnableEqJdotv;
+    const TrajectoryError without = CompareTrajectory(name, model);
+    RecordProperty("error_without_" + name.substr(7), Number(without.state));
+    EXPECT_GT(without.state, 1e-6) << name;
+  }
+  // <flag eqjdotv> decides explicitly, whatever the file's version
+  const std::string flag = "<mujoco><option><flag eqjdotv=\"disable\"/></option>"
+                           "<worldbody><body><freejoint align=\"false\"/><geom size=\"1\"/>"
+                           "</body></worldbody></mujoco>";
+  EXPECT_FALSE(LoadModelFromString(flag)->opt.Enabled(kEnableEqJdotv));
+  const std::string enable = "<mujoco><option><flag eqjdotv=\"enable\"/></option>"
+                             "<worldbody/></mujoco>";
+  EXPECT_TRUE(LoadModelFromString(enable)->opt.Enabled(kEnableEqJdotv));
 }
 
 // The procedural meshes' vertex sets (<mesh builtin>, core/src/mjcf/builtin_mesh.cc): every mesh
@@ -250,7 +297,10 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/tendon_force_clamp", "mujoco/actearly",
                                            "builtin_shapes", "contact_sensor", "actfrcrange",
                                            "actfrcrange_implicit", "actfrcrange_free",
-                                           "actgroup", "mujoco/actuator_group_disable"));
+                                           "actgroup", "mujoco/actuator_group_disable",
+                                           "mujoco/connect",
+                                           "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
+                                           "mujoco/soft_weld", "cameras", "mujoco/freejoint"));
 
 }  // namespace
 }  // namespace gauss::test

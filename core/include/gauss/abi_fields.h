@@ -40,6 +40,7 @@
   X(Model, njnt) \
   X(Model, ngeom) \
   X(Model, nsite) \
+  X(Model, ncam) \
   X(Model, nmocap) \
   X(Model, ntree) \
   X(Model, neq) \
@@ -172,6 +173,21 @@
   X(Model, site_rgba) \
   X(Model, site_matid) \
   X(Model, site_name) \
+  X(Model, cam_mode) \
+  X(Model, cam_bodyid) \
+  X(Model, cam_targetbodyid) \
+  X(Model, cam_pos) \
+  X(Model, cam_quat) \
+  X(Model, cam_poscom0) \
+  X(Model, cam_pos0) \
+  X(Model, cam_mat0) \
+  X(Model, cam_orthographic) \
+  X(Model, cam_fovy) \
+  X(Model, cam_ipd) \
+  X(Model, cam_resolution) \
+  X(Model, cam_sensorsize) \
+  X(Model, cam_intrinsic) \
+  X(Model, cam_name) \
   X(Model, mat_rgba) \
   X(Model, mat_name) \
   X(Model, skin_matid) \
@@ -386,6 +402,8 @@
   X(Data, geom_xmat) \
   X(Data, site_xpos) \
   X(Data, site_xmat) \
+  X(Data, cam_xpos) \
+  X(Data, cam_xmat) \
   X(Data, subtree_com) \
   X(Data, cdof) \
   X(Data, cinert) \

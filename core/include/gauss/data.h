@@ -53,6 +53,8 @@ struct Data {
   std::vector<double> geom_xmat;       // (ngeom x 9)
   std::vector<double> site_xpos;       // (nsite x 3)
   std::vector<double> site_xmat;       // (nsite x 9)
+  std::vector<double> cam_xpos;        // (ncam x 3) camera position (CameraPoses, camera.cc)
+  std::vector<double> cam_xmat;        // (ncam x 9) camera orientation, row-major
   std::vector<double> subtree_com;     // (nbody x 3) center of mass of each subtree
   std::vector<double> cdof;            // (nv x 6) dof motion axes [rot, lin], com-based
   std::vector<double> cinert;          // (nbody x 10) body inertia, com-based (see inertia.h)

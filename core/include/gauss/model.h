@@ -25,6 +25,7 @@ struct Model {
   int njnt = 0;      // number of joints
   int ngeom = 0;     // number of geoms
   int nsite = 0;     // number of sites
+  int ncam = 0;      // number of cameras
   int nmocap = 0;    // number of mocap bodies
   int ntree = 0;     // number of kinematic trees with dofs (children of the world; trees.h)
   int neq = 0;       // number of equality constraints
@@ -196,6 +197,29 @@ struct Model {
   std::vector<int> site_matid;          // (nsite) material, -1 if none
   std::vector<std::string> site_name;   // (nsite)
 
+  // ---------------------------------------------------------------- cameras (camera.cc)
+  // Pose in the body frame and how it moves (CamMode); the *0 fields are the world pose at
+  // qpos0 relative to the body (pos0), to the target's (or the body's) subtree com (poscom0)
+  // and the orientation (mat0), which the track modes keep. Intrinsics as MuJoCo 3.x compiles
+  // them, in its single precision (values rounded to float): with a sensor size, intrinsic =
+  // (focal x, focal y, principal x, principal y) in length units and fovy follows from them;
+  // without one, intrinsic[0..1] = visual znear (0.01) and fovy is as written.
+  std::vector<CamMode> cam_mode;        // (ncam)
+  std::vector<int> cam_bodyid;          // (ncam)
+  std::vector<int> cam_targetbodyid;    // (ncam) -1 if none
+  std::vector<double> cam_pos;          // (ncam x 3) in body frame
+  std::vector<double> cam_quat;         // (ncam x 4) in body frame
+  std::vector<double> cam_poscom0;      // (ncam x 3)
+  std::vector<double> cam_pos0;         // (ncam x 3)
+  std::vector<double> cam_mat0;         // (ncam x 9) row-major
+  std::vector<int> cam_orthographic;    // (ncam) 0 perspective, 1 orthographic
+  std::vector<double> cam_fovy;         // (ncam) vertical field of view, degrees
+  std::vector<double> cam_ipd;          // (ncam) inter-pupillary distance
+  std::vector<int> cam_resolution;      // (ncam x 2) pixels (width, height)
+  std::vector<double> cam_sensorsize;   // (ncam x 2) sensor size (width, height), 0 if none
+  std::vector<double> cam_intrinsic;    // (ncam x 4) see above
+  std::vector<std::string> cam_name;    // (ncam)
+
   // ---------------------------------------------------------------- materials (visual only)
   std::vector<double> mat_rgba;         // (nmat x 4)
   std::vector<std::string> mat_name;    // (nmat)
@@ -357,6 +381,7 @@ struct Model {
   int JointId(const std::string& name) const;
   int GeomId(const std::string& name) const;
   int SiteId(const std::string& name) const;
+  int CameraId(const std::string& name) const;
   int ActuatorId(const std::string& name) const;
 };
 

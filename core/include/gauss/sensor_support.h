@@ -26,11 +26,12 @@ void TransformSpatial(double res[6], const double vec[6], bool force, const doub
                       const double oldpos[3], const double* rot);
 
 // (objtype, id) => the frame sensors use for an object, or false for an object type without one.
-// kBody: inertial frame (xipos, ximat); kXBody: body frame (xpos, xmat); kGeom and kSite: their
-// frames. `pos`, `mat` point into Data.
+// kBody: inertial frame (xipos, ximat); kXBody: body frame (xpos, xmat); kGeom, kSite and
+// kCamera: their frames (cam_xpos, cam_xmat). `pos`, `mat` point into Data.
 bool ObjectFrame(const Model& m, const Data& d, ObjType type, int id, const double** pos,
                  const double** mat);
-// (xquat, body_iquat / geom_quat / site_quat) => world orientation quaternion of the same frame.
+// (xquat, body_iquat / geom_quat / site_quat / cam_quat) => world orientation quaternion of the
+// same frame (for a camera its fixed-mode orientation, whatever its mode, as MuJoCo 3.12).
 void ObjectQuat(const Model& m, const Data& d, ObjType type, int id, double quat[4]);
 
 // (cvel, subtree_com, object frame) => res: the 6D velocity of the object's frame origin, with
@@ -75,6 +76,17 @@ void PotentialEnergy(const Model& m, Data& d);
 // (qvel, qM) => energy[1] = qvel' M qvel / 2. Takes nv doubles of arena scratch (reserved by
 // the kernel). The kernel calls it in the velocity stage when the energy flag is enabled.
 void KineticEnergy(const Model& m, Data& d);
+
+// ---------------------------------------------------------------- cameras (camera.cc)
+
+// (cam_xpos, cam_xmat, cam_resolution, cam_sensorsize, cam_intrinsic, cam_fovy) => pixel: the
+// image coordinates of the world point `point` seen by camera `cam`, as MuJoCo 3.12's
+// camprojection sensor gives them: focal lengths in pixels fx = intrinsic_x / sensorsize_x
+// width, fy likewise with the height (in single precision, as MuJoCo), or without a sensor size
+// fx = fy = height / (2 tan(fovy / 2)); u = -fx x / z + width / 2, v = fy y / z + height / 2
+// with (x, y, z) the point in the camera frame (MuJoCo does not use the principal point here).
+void CameraProjection(const Model& m, const Data& d, int cam, const double* point,
+                      double pixel[2]);
 
 // ---------------------------------------------------------------- ray casting (ray.cc)
 

@@ -73,8 +73,12 @@ enum EnableBit : unsigned {
   kEnableMulticcd = 1u << 4,
   kEnableIsland = 1u << 5,  // solve each constraint island on its own (MuJoCo 3.x: on by default)
   kEnableSleep = 1u << 6,   // islands at rest fall asleep (spec 002, sleeping islands)
+  // Gauss extension: the velocity term dJ/dt qvel of connect and weld constraints is
+  // subtracted from their reference acceleration, as MuJoCo 3.12 does (2.2.2 does not); the
+  // MJCF compiler enables it for files that use MuJoCo 3.x features (docs/mjcf.md)
+  kEnableEqJdotv = 1u << 7,
 };
-inline constexpr int kNumEnableBits = 7;
+inline constexpr int kNumEnableBits = 8;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -86,7 +90,7 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
     "clampctrl",  "warmstart", "filterparent", "actuation", "refsafe", "sensor"};
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
-                                                             "sleep"};
+                                                             "sleep",  "eqjdotv"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {
@@ -106,6 +110,9 @@ inline constexpr int kNBias = 10;  // size of actuator_biasprm rows
 
 enum class EqType : int { kConnect = 0, kWeld = 1, kJoint = 2, kTendon = 3, kDistance = 4 };
 enum class WrapType : int { kNone = 0, kJoint = 1, kPulley = 2, kSite = 3, kSphere = 4, kCylinder = 5 };
+// How a camera moves (MJCF camera/mode): with its body, at a fixed orientation following its
+// body or its body's subtree com, or looking at a target body (or its subtree com).
+enum class CamMode : int { kFixed = 0, kTrack = 1, kTrackCom = 2, kTargetBody = 3, kTargetBodyCom = 4 };
 
 // Kinds of Cartesian objects a sensor or frame quantity may refer to.
 enum class ObjType : int {

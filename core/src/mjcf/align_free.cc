@@ -5,7 +5,8 @@
 // Measured on MuJoCo 3.12.1 (tests/models/mjcf3/align.xml, tests/reference/mjcf3_test.cc):
 // only free bodies without child bodies are aligned (align="true" on a body with children is
 // ignored, as MuJoCo does); body_pos/body_quat become the inertial frame (body_ipos = 0,
-// body_iquat = identity), qpos0 of the free joint follows, and the body's geoms and sites keep
+// body_iquat = identity), qpos0 of the free joint follows, and the body's geoms, sites and
+// cameras keep
 // their place in the world, i.e. are re-expressed in the new frame. Gauss refuses an aligned body
 // named by a connect or weld constraint (its anchor is written in the body's frame) or bound
 // to a skin bone.
@@ -78,6 +79,9 @@ void AlignFreeBodies(CompileContext* c) {
     }
     for (int s = 0; s < m.nsite; ++s) {
       if (m.site_bodyid[s] == b) Reframe(ip, iq, &m.site_pos[3 * s], &m.site_quat[4 * s]);
+    }
+    for (int k = 0; k < m.ncam; ++k) {
+      if (m.cam_bodyid[k] == b) Reframe(ip, iq, &m.cam_pos[3 * k], &m.cam_quat[4 * k]);
     }
   }
 }

@@ -14,6 +14,9 @@
 //   clock 1 pos (no object); user: dim and needstage as written.
 //   3.x: tendonactuatorfrc 1 acc (tendon), e_potential 1 pos, e_kinetic 1 vel (no object),
 //   insidesite 1 pos (object: body, xbody, geom or site; reference: the site);
+//   camprojection 2 pos (object: the site; reference: the camera);
+//   frame sensors of cameras (objtype or reftype camera: cam_xpos / cam_xmat, framequat the
+//   camera's fixed-mode orientation, as MuJoCo 3.12 computes it).
 //   contact: acc, object = the first side (geom, body, xbody = subtree, or site), reference =
 //   the second (geom, body, xbody), either may be absent; dim = num x the size of its data
 //   fields (found 1, force 3, torque 3, dist 1, pos 3, normal 3, tangent 3), also under
@@ -83,6 +86,7 @@ const SensorKind kSensors[] = {
     {"e_potential", "", 1, Stage::kPosition},                  // 3.x
     {"e_kinetic", "", 1, Stage::kVelocity},                    // 3.x
     {"insidesite", "frame", 1, Stage::kPosition},              // 3.x
+    {"camprojection", "site", 2, Stage::kPosition},            // 3.x
     {"contact", "contact", 0, Stage::kAcceleration},           // 3.x
     {"user", "user", 0, Stage::kAcceleration},
     {"plugin", "user", 0, Stage::kAcceleration},               // 3.x
@@ -121,8 +125,8 @@ void ResolveObject(const CompileContext& c, const std::string& type, const std::
     *objtype = ObjType::kActuator;
     *id = c.actuator_names.Require(name, src, attr, "actuator");
   } else if (type == "camera") {
-    throw Error(src.Where(attr), "not supported yet: sensors of cameras (cameras are visual "
-                                 "only and not compiled)");
+    *objtype = ObjType::kCamera;
+    *id = c.camera_names.Require(name, src, attr, "camera");
   } else {
     throw Error(src.Where(attr), "invalid object type '" + type + "'; expected body, xbody, "
                                  "geom, site, joint, tendon or actuator");
@@ -206,6 +210,9 @@ void CompileSensors(CompileContext* c) {
       }
       if (s.type.find("tendonlimit") == 0 && !m.tendon_limited[objid]) {
         throw Error(s.src.Where("tendon"), "this sensor needs a limited tendon");
+      }
+      if (s.type == "camprojection") {
+        ResolveObject(*c, "camera", s.refname, s.src, "camera", &reftype, &refid);
       }
     }
     if (s.noise < 0) throw Error(s.src.Where("noise"), "the noise cannot be negative");

@@ -457,15 +457,12 @@ void CompileTree(CompileContext* c) {
   c->xpos.assign(3 * nb, 0);
   c->xquat.assign(4 * nb, 0);
   m.body_quat[0] = c->xquat[0] = 1;
-  int ncamera = 0, nlight = 0;
+  int nlight = 0;
 
   for (int b = 0; b < nb; ++b) {
     const BodySpec& s = *c->bodies[b];
     m.body_name[b] = s.name;
     c->body_names.Add(s.name, b, s.src, "body");
-    for (const VisualObjectSpec& cam : s.cameras) {
-      c->camera_names.Add(cam.name, ncamera++, cam.src, "camera");
-    }
     for (const VisualObjectSpec& light : s.lights) {
       c->light_names.Add(light.name, nlight++, light.src, "light");
     }
@@ -489,12 +486,11 @@ void CompileTree(CompileContext* c) {
   for (int b = 0; b < nb; ++b) {
     CompileGeoms(c, b);
     CompileSites(c, b);
-    for (const auto* list : {&c->bodies[b]->cameras, &c->bodies[b]->lights}) {
-      for (const VisualObjectSpec& v : *list) {
-        if (v.target.empty()) continue;
-        if (c->body_names.Require(v.target, v.src, "target", "body") == b) {
-          throw Error(v.src.Where("target"), "a camera or light cannot target its own body");
-        }
+    CompileCameras(c, b);  // compile_camera.cc
+    for (const VisualObjectSpec& v : c->bodies[b]->lights) {
+      if (v.target.empty()) continue;
+      if (c->body_names.Require(v.target, v.src, "target", "body") == b) {
+        throw Error(v.src.Where("target"), "a camera or light cannot target its own body");
       }
     }
   }
@@ -513,6 +509,12 @@ void ApplySpringDampers(CompileContext* c) {
     m.jnt_stiffness[j] = mass / (timeconst * timeconst * dampratio * dampratio);
     for (int k = 0; k < JointNv(m.jnt_type[j]); ++k) m.dof_damping[adr + k] = 2 * mass / timeconst;
   }
+}
+
+void PlaceInBody(const CompileContext& c, int body, const FramePose& frame, double pos[3],
+                 double quat[4]) {
+  ApplyFrame(frame, pos, quat);
+  if (c.spec->compiler.global) ToBodyFrame(c, body, pos, quat);
 }
 
 }  // namespace gauss::mjcf

@@ -96,8 +96,16 @@ int PlaceHfieldGeom(const CompileContext& c, const GeomSpec& g, double size[3]);
 // mesh id. (geom spec, placed pos/quat) => (pos, quat, size, rbound, mass, inertia)
 int PlaceMeshGeom(const CompileContext& c, const GeomSpec& g, double pos[3], double quat[4],
                   double size[3], double* rbound, double* mass, double inertia[3]);
-// Body ids, frames, joints, dofs, geoms, sites, tree bookkeeping, qpos0 and qpos_spring.
+// Body ids, frames, joints, dofs, geoms, sites, cameras, tree bookkeeping, qpos0 and
+// qpos_spring.
 void CompileTree(CompileContext* c);
+// compile_tree.cc: a pose written inside <frame>s of body `body` (or in world coordinates
+// under compiler coordinate="global") => the pose in the body frame.
+void PlaceInBody(const CompileContext& c, int body, const FramePose& frame, double pos[3],
+                 double quat[4]);
+// compile_camera.cc: the cameras of body b, in file order (needs every body's name).
+// (spec cameras) => (ncam, cam_*, c->camera_names)
+void CompileCameras(CompileContext* c, int b);
 // jnt_stiffness and dof_damping of joints with springdamper; needs dof_invweight0, so it
 // runs after SetConstants.
 void ApplySpringDampers(CompileContext* c);

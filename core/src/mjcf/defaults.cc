@@ -12,8 +12,8 @@
 //    <default><default class="a"/><joint damping="3"/></default> gives class a damping 3.
 //  - An element uses its own class attribute if written, else the childclass of the nearest
 //    enclosing body that has one, else main. Naming an undefined class is an error.
-//  - <mesh> defaults keep scale, <material> defaults keep rgba; the rest of <material>, and
-//    <camera>, <light> defaults are visual: checked, not kept.
+//  - <mesh> defaults keep scale, <material> defaults keep rgba, <camera> defaults all but the
+//    name; the rest of <material>, and <light> defaults are visual: checked, not kept.
 //
 // Actuator shortcuts (measured against MuJoCo 2.2.2, where a default class holds a single
 // actuator template that every shortcut writes into):
@@ -76,6 +76,8 @@ void ReadTemplates(const XmlElement& section, int index, ModelSpec* spec) {
       ReadGeomAttributes(c, &d.geom);
     } else if (c.name == "site") {
       ReadSiteAttributes(c, &d.site);
+    } else if (c.name == "camera") {
+      ReadCameraAttributes(c, &d.camera);
     } else if (c.name == "tendon") {
       ReadTendonAttributes(c, &d.tendon);
     } else if (c.name == "equality") {
@@ -94,8 +96,8 @@ void ReadTemplates(const XmlElement& section, int index, ModelSpec* spec) {
     } else if (c.name == "material") {
       ReadNumbers(c, "rgba", d.material_rgba, 4);
     }
-    // camera, light and the other material attributes: visual defaults, attribute names
-    // checked by the schema
+    // light and the other material attributes: visual defaults, attribute names checked by
+    // the schema
   }
 }
 
@@ -198,6 +200,26 @@ void ReadSiteAttributes(const XmlElement& e, SiteSpec* s) {
   ReadNumbers(e, "size", s->size, 3, false);
   if (ReadNumbers(e, "fromto", s->fromto, 6)) s->has_fromto = true;
   ReadNumbers(e, "rgba", s->rgba, 4);
+  ReadUser(e);
+}
+
+// (camera attributes) => (template or element); the light-only attributes are checked in
+// ReadVisualObject
+void ReadCameraAttributes(const XmlElement& e, CameraSpec* s) {
+  ReadKeyword(e, "mode", {"fixed", "track", "trackcom", "targetbody", "targetbodycom"},
+              &s->mode);
+  ReadString(e, "target", &s->target);
+  ReadNumbers(e, "pos", s->pos, 3);
+  ReadOrientation(e, &s->orient);
+  ReadNumber(e, "fovy", &s->fovy);
+  ReadNumber(e, "ipd", &s->ipd);
+  ReadBool(e, "orthographic", &s->orthographic);  // 3.x
+  ReadInts(e, "resolution", s->resolution, 2);
+  ReadNumbers(e, "focal", s->focal, 2);
+  ReadNumbers(e, "focalpixel", s->focalpixel, 2);
+  ReadNumbers(e, "principal", s->principal, 2);
+  ReadNumbers(e, "principalpixel", s->principalpixel, 2);
+  ReadNumbers(e, "sensorsize", s->sensorsize, 2);
   ReadUser(e);
 }
 

@@ -38,8 +38,8 @@ void ReadInertial(const XmlElement& e, InertialSpec* in) {
   if (ReadNumbers(e, "fullinertia", in->fullinertia, 6)) in->has_full = true;
 }
 
-// A camera or light: name and target kept, the rest checked for well-formed values.
-VisualObjectSpec ReadVisualObject(const XmlElement& e, const ModelSpec& spec, int childclass) {
+// A light: name and target kept, the rest checked for well-formed values.
+VisualObjectSpec ReadLight(const XmlElement& e, const ModelSpec& spec, int childclass) {
   ElementClass(e, spec, childclass);  // the class must exist
   VisualObjectSpec v;
   v.src = SourceOf(e);
@@ -49,40 +49,23 @@ VisualObjectSpec ReadVisualObject(const XmlElement& e, const ModelSpec& spec, in
                                           "targetbodycom"};
   int mode = 0;  // without a target, MuJoCo 2.2.2 accepts the target* modes as well
   ReadKeyword(e, "mode", modes, &mode);
-  double buf[6];
+  double buf[3];
+  bool flag = false;
   ReadNumbers(e, "pos", buf, 3);
-  if (e.name == "camera") {
-    Orientation o;
-    ReadOrientation(e, &o);
-    ReadNumber(e, "fovy", buf);
-    ReadNumber(e, "ipd", buf);
-    // 3.x intrinsics: visual only
-    bool flag = false;
-    ReadBool(e, "orthographic", &flag);
-    int resolution[2];
-    ReadInts(e, "resolution", resolution, 2);
-    for (const char* a : {"focal", "focalpixel", "principal", "principalpixel", "sensorsize"}) {
-      ReadNumbers(e, a, buf, 2);
-    }
-    std::vector<double> user;
-    ReadNumberList(e, "user", &user);
-  } else {
-    bool flag = false;
-    ReadNumbers(e, "dir", buf, 3);
-    ReadBool(e, "directional", &flag);
-    ReadBool(e, "castshadow", &flag);
-    ReadBool(e, "active", &flag);
-    ReadNumbers(e, "attenuation", buf, 3);
-    ReadNumber(e, "cutoff", buf);
-    ReadNumber(e, "exponent", buf);
-    ReadNumbers(e, "ambient", buf, 3);
-    ReadNumbers(e, "diffuse", buf, 3);
-    ReadNumbers(e, "specular", buf, 3);
-    // 3.x: visual only
-    int type = 0;
-    ReadKeyword(e, "type", {"spot", "directional", "point", "image"}, &type);
-    for (const char* a : {"bulbradius", "intensity", "range"}) ReadNumber(e, a, buf);
-  }
+  ReadNumbers(e, "dir", buf, 3);
+  ReadBool(e, "directional", &flag);
+  ReadBool(e, "castshadow", &flag);
+  ReadBool(e, "active", &flag);
+  ReadNumbers(e, "attenuation", buf, 3);
+  ReadNumber(e, "cutoff", buf);
+  ReadNumber(e, "exponent", buf);
+  ReadNumbers(e, "ambient", buf, 3);
+  ReadNumbers(e, "diffuse", buf, 3);
+  ReadNumbers(e, "specular", buf, 3);
+  // 3.x: visual only
+  int type = 0;
+  ReadKeyword(e, "type", {"spot", "directional", "point", "image"}, &type);
+  for (const char* a : {"bulbradius", "intensity", "range"}) ReadNumber(e, a, buf);
   return v;
 }
 
@@ -162,9 +145,14 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
       ReadString(c, "name", &s.name);
       body->sites.push_back(s);
     } else if (c.name == "camera") {
-      body->cameras.push_back(ReadVisualObject(c, *spec, childclass));
+      CameraSpec cam = spec->defaults[ElementClass(c, *spec, childclass)].camera;
+      ReadCameraAttributes(c, &cam);
+      cam.src = SourceOf(c);
+      cam.frame = frame;
+      ReadString(c, "name", &cam.name);
+      body->cameras.push_back(cam);
     } else if (c.name == "light") {
-      body->lights.push_back(ReadVisualObject(c, *spec, childclass));
+      body->lights.push_back(ReadLight(c, *spec, childclass));
     } else if (c.name == "composite") {
       if (!frame.identity) NotSupported(c, "<composite> inside a <frame>");
       ReadComposite(c, spec, body);

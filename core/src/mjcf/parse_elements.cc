@@ -13,7 +13,7 @@
 //    made them optional with defaults: no object, real, acc). <plugin> sensors: parse_plugins.cc.
 //  - 3.x <contact> sensors (ReadContactSensor; MuJoCo 3.12.1's rules, measured): at most one
 //    of geom1/body1/subtree1/site and one of geom2/body2/subtree2, num > 0, data fields
-//    distinct and in their canonical order. camprojection, distance, normal, fromto are refused.
+//    distinct and in their canonical order. distance, normal, fromto are refused.
 #include <algorithm>
 #include <iterator>
 #include <sstream>
@@ -242,7 +242,7 @@ void ReadContactSensor(const XmlElement& c, SensorSpec* s) {
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
-    for (const char* newer : {"camprojection", "distance", "normal", "fromto"}) {
+    for (const char* newer : {"distance", "normal", "fromto"}) {
       if (c.name == newer) NotSupported(c, c.name + " sensor (MuJoCo 3.x)");
     }
     SensorSpec s;
@@ -289,6 +289,11 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       // the site is the volume; objtype/objname the frame whose origin is tested
       s.reftype = "site";
       s.refname = RequireAttribute(c, "site");
+    }
+    if (c.name == "camprojection") {
+      // 3.x: the site's position in the pixel coordinates of the camera
+      s.reftype = "camera";
+      s.refname = RequireAttribute(c, "camera");
     }
     spec->sensors.push_back(s);
   }

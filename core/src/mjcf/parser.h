@@ -20,6 +20,7 @@ void ParseModel(const XmlElement& root, ModelSpec* spec);
 void ReadJointAttributes(const XmlElement& e, JointSpec* j);
 void ReadGeomAttributes(const XmlElement& e, GeomSpec* g);
 void ReadSiteAttributes(const XmlElement& e, SiteSpec* s);
+void ReadCameraAttributes(const XmlElement& e, CameraSpec* s);
 // Also applies the shortcut's implied settings (motor, position, velocity, ...) by e.name.
 void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a);
 void ReadTendonAttributes(const XmlElement& e, TendonSpec* t);

@@ -135,7 +135,9 @@ Rule OptionRule() {
                             "sensornoise", "multiccd",
                             // 3.x
                             "spring", "damper", "midphase", "eulerdamp", "autoreset",
-                            "nativeccd", "island", "invdiscrete", "sleep"})});
+                            "nativeccd", "island", "invdiscrete", "sleep",
+                            // Gauss extension (types.h, kEnableEqJdotv)
+                            "eqjdotv"})});
 }
 
 Rule SizeRule() {

@@ -186,11 +186,30 @@ struct SkinSpec {
   std::vector<SkinBoneSpec> bones;
 };
 
-// Cameras and lights are visual: only what other elements may refer to is kept.
+// Lights are visual: only what other elements may refer to is kept.
 struct VisualObjectSpec {
   Source src;
   std::string name;
   std::string target;  // body name for the target* modes
+};
+
+// <camera> (and its <default> template): pose, mode and intrinsics (MuJoCo 3.x semantics).
+struct CameraSpec {
+  Source src;
+  FramePose frame;
+  std::string name;
+  std::string target;   // body name for the target* modes
+  int mode = 0;         // a CamMode
+  double pos[3] = {0, 0, 0};
+  Orientation orient;
+  double fovy = 45;
+  double ipd = 0.068;
+  bool orthographic = false;
+  int resolution[2] = {1, 1};
+  // 3.x intrinsics, 0 = not written
+  double focal[2] = {0, 0}, focalpixel[2] = {0, 0};
+  double principal[2] = {0, 0}, principalpixel[2] = {0, 0};
+  double sensorsize[2] = {0, 0};
 };
 
 struct InertialSpec {
@@ -218,7 +237,8 @@ struct BodySpec {
   std::vector<JointSpec> joints;
   std::vector<GeomSpec> geoms;
   std::vector<SiteSpec> sites;
-  std::vector<VisualObjectSpec> cameras, lights;
+  std::vector<CameraSpec> cameras;
+  std::vector<VisualObjectSpec> lights;
   std::vector<std::unique_ptr<BodySpec>> children;
 };
 
@@ -402,6 +422,7 @@ struct DefaultClass {
   JointSpec joint;
   GeomSpec geom;
   SiteSpec site;
+  CameraSpec camera;
   ActuatorSpec actuator;
   TendonSpec tendon;
   EqualitySpec equality;

@@ -1,6 +1,7 @@
 // The "builtin" Sensor plugin: every MJCF sensor type of MuJoCo 2.2.2 except user sensors
 // (the Engine's callback), and 3.x's jointactuatorfrc, tendonactuatorfrc, e_potential,
-// e_kinetic, insidesite and contact, dispatched to one file per pipeline stage (builtin.h).
+// e_kinetic, insidesite, contact and camprojection, dispatched to one file per pipeline stage
+// (builtin.h).
 // Check refuses what it cannot evaluate, when the engine is created, so that a step never meets
 // an unknown sensor.
 //
@@ -63,6 +64,7 @@ Kind KindOf(const std::string& type) {
       {"e_potential", Kind::kEPotential},
       {"e_kinetic", Kind::kEKinetic},
       {"insidesite", Kind::kInsideSite},
+      {"camprojection", Kind::kCamProjection},
       {"contact", Kind::kContact},
   };
   const auto it = kinds.find(type);
@@ -79,11 +81,10 @@ int LimitRow(const Data& d, ConstraintType type, int id) {
 
 namespace {
 
-// Frame sensors accept these object types (MuJoCo 2.2.2 also has cameras, which Gauss does
-// not compile).
+// Frame sensors accept these object types.
 bool HasFrame(ObjType type) {
   return type == ObjType::kBody || type == ObjType::kXBody || type == ObjType::kGeom ||
-         type == ObjType::kSite;
+         type == ObjType::kSite || type == ObjType::kCamera;
 }
 
 // framepos .. frameangacc: the sensors that read an object's frame (and a reference frame)
@@ -162,5 +163,6 @@ class BuiltinSensors : public Sensor {
 
 GAUSS_SENSOR_PLUGIN(gauss::builtin_sensors::BuiltinSensors, builtin, "1.0.0",
                     "MuJoCo 2.2.2 sensors (site, joint, tendon, actuator, frame, "
-                    "subtree, clock) and 3.x energy, actuator-force, insidesite and contact sensors",
+                    "subtree, clock) and 3.x energy, actuator-force, insidesite, contact and "
+                    "camprojection sensors",
                     gauss::kCapNone, gauss::kNoParams)

@@ -4,7 +4,8 @@
 // Each stage file evaluates the sensors that need its stage, with MuJoCo 2.2.2's semantics:
 //   position_sensors.cc:     magnetometer, rangefinder, jointpos, tendonpos, actuatorpos,
 //                            ballquat, jointlimitpos, tendonlimitpos, framepos, framequat,
-//                            frame[xyz]axis, subtreecom, clock; 3.x e_potential, insidesite
+//                            frame[xyz]axis, subtreecom, clock; 3.x e_potential, insidesite,
+//                            camprojection
 //   velocity_sensors.cc:     velocimeter, gyro, jointvel, tendonvel, actuatorvel, ballangvel,
 //                            jointlimitvel, tendonlimitvel, framelinvel, frameangvel,
 //                            subtreelinvel, subtreeangmom; 3.x e_kinetic
@@ -35,7 +36,7 @@ enum class Kind {
   kSubtreeCom, kSubtreeLinVel, kSubtreeAngMom,
   kClock,
   // MuJoCo 3.x
-  kTendonActuatorFrc, kEPotential, kEKinetic, kInsideSite, kContact,
+  kTendonActuatorFrc, kEPotential, kEKinetic, kInsideSite, kContact, kCamProjection,
   kUnsupported,  // user and plugin sensors and anything else: refused by Check
 };
 

@@ -8,11 +8,12 @@
 //   jointlimitpos, tendonlimitpos: efc_pos - efc_margin of the limit row (0 when inactive):
 //                    negative when the limit is violated
 //   framepos, frame[xyz]axis, framequat: position, axes, orientation of a body's inertial frame
-//                    (objtype body), body frame (xbody), geom or site; with a reference object,
-//                    relative to and expressed in the reference frame
+//                    (objtype body), body frame (xbody), geom, site or camera; with a reference
+//                    object, relative to and expressed in the reference frame
 //   subtreecom, clock: subtree_com of the body, time
 //   e_potential      (3.x) energy[0], computed whether or not the energy flag is enabled
 //   insidesite       (3.x) 1 when the object's frame origin is in the site's volume, else 0
+//   camprojection    (3.x) the site's image coordinates (pixels) in the camera
 #include <algorithm>
 #include <cmath>
 
@@ -175,6 +176,9 @@ void EvaluatePosition(const Model& m, Data& d, const Kind* kinds, const int* ids
         break;
       case Kind::kInsideSite:
         out[0] = InsideSite(m, d, s);
+        break;
+      case Kind::kCamProjection:
+        CameraProjection(m, d, m.sensor_refid[s], d.site_xpos.data() + 3 * id, out);
         break;
       default:
         break;  // not a position sensor: Check and the compiler's stage table exclude this

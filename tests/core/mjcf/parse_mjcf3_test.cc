@@ -482,7 +482,9 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "<joint joint=\"a\" coef=\"1\"/></fixed></tendon>",
        "attribute 'armature': not supported yet: tendon armature with the implicit"},
       {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\" "
-       "camera=\"c\"/></sensor>", "element 'camprojection': not supported yet"},
+       "camera=\"c\"/></sensor>", "attribute 'camera': unknown camera 'c'"},
+      {"<worldbody><site name=\"s\"/></worldbody><sensor><camprojection site=\"s\"/>"
+       "</sensor>", "camera"},
   };
   for (const auto& c : cases) {
     const std::string e = ErrorOf(std::string("<mujoco>") + c.xml + "</mujoco>");

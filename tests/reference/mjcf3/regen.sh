@@ -22,7 +22,10 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "mujoco/tendon_force_clamp 16 2" "mujoco/actearly 17 1" \
             "mujoco/newton_cradle 8 0 converged" "builtin_shapes 19 1" \
             "contact_sensor 18 1 converged" "actfrcrange 18 1" "actfrcrange_implicit 19 1" \
-            "actfrcrange_free 22 1" "actgroup 20 1" "mujoco/actuator_group_disable 21 1"; do
+            "actfrcrange_free 22 1" "actgroup 20 1" "mujoco/actuator_group_disable 21 1" \
+            "mujoco/connect 18 0" \
+            "mujoco/jdotv_connect_3d 19 0" "mujoco/jdotv_weld_3d 20 0" "mujoco/soft_weld 21 0" \
+            "cameras 22 1" "mujoco/freejoint 23 0"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
