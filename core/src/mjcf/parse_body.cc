@@ -85,6 +85,22 @@ FramePose ComposeFrame(const XmlElement& e, const ModelSpec& spec, const FramePo
   return f;
 }
 
+// The default class an element of a body uses (its own class, else the nearest childclass).
+const DefaultClass& DefaultsOf(const XmlElement& c, int childclass, const ModelSpec* spec) {
+  return spec->defaults[ElementClass(c, *spec, childclass)];
+}
+
+// A geom, site or camera: its class's defaults overridden by its attributes, where it is
+// written and its enclosing frames' pose. (element, defaults, frame) => (spec)
+template <class Spec, class ReadAttributes>
+Spec ReadPlaced(const XmlElement& c, Spec spec, const FramePose& frame, ReadAttributes read) {
+  read(c, &spec);
+  spec.src = SourceOf(c);
+  spec.frame = frame;
+  ReadString(c, "name", &spec.name);
+  return spec;
+}
+
 // Reads the children of a body (or of the world body, or of a frame inside them) into `body`;
 // `frame` is the pose of the enclosing frames. (element) => (body)
 void ReadBodyContents(const XmlElement& e, int childclass, bool world, const FramePose& frame,
@@ -131,26 +147,14 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
       ReadString(c, "name", &j.name);
       body->joints.push_back(j);
     } else if (c.name == "geom") {
-      GeomSpec g = spec->defaults[ElementClass(c, *spec, childclass)].geom;
-      ReadGeomAttributes(c, &g);
-      g.src = SourceOf(c);
-      g.frame = frame;
-      ReadString(c, "name", &g.name);
-      body->geoms.push_back(g);
+      body->geoms.push_back(ReadPlaced(c, DefaultsOf(c, childclass, spec).geom, frame,
+                                       ReadGeomAttributes));
     } else if (c.name == "site") {
-      SiteSpec s = spec->defaults[ElementClass(c, *spec, childclass)].site;
-      ReadSiteAttributes(c, &s);
-      s.src = SourceOf(c);
-      s.frame = frame;
-      ReadString(c, "name", &s.name);
-      body->sites.push_back(s);
+      body->sites.push_back(ReadPlaced(c, DefaultsOf(c, childclass, spec).site, frame,
+                                       ReadSiteAttributes));
     } else if (c.name == "camera") {
-      CameraSpec cam = spec->defaults[ElementClass(c, *spec, childclass)].camera;
-      ReadCameraAttributes(c, &cam);
-      cam.src = SourceOf(c);
-      cam.frame = frame;
-      ReadString(c, "name", &cam.name);
-      body->cameras.push_back(cam);
+      body->cameras.push_back(ReadPlaced(c, DefaultsOf(c, childclass, spec).camera, frame,
+                                         ReadCameraAttributes));
     } else if (c.name == "light") {
       body->lights.push_back(ReadLight(c, *spec, childclass));
     } else if (c.name == "composite") {
