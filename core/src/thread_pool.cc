@@ -1,9 +1,44 @@
 // Persistent worker pool: workers sleep on a condition variable between jobs; a job is one
 // ParallelFor call whose indices are handed out one at a time under the mutex (jobs are whole
 // rollouts or whole dynamics evaluations, so the lock is not the bottleneck).
+//
+// Callers that run short jobs back to back (finite differences: one job per time step, ~35 us
+// on the hopper) lose most of the gain to the wake-ups: a thread asleep on a condition variable
+// takes tens of microseconds to run again on a virtual machine (the hopper's Jacobians took
+// longer with 2 threads than with 1). So a worker spins for a short while after a job before
+// sleeping, and the caller spins for the last worker before sleeping on `done_`; the condition
+// variables stay the fallback, and the order of the work is unchanged.
 #include "gauss/thread_pool.h"
 
+#include <chrono>
+
 namespace gauss {
+namespace {
+
+// How long a thread spins for a condition before it sleeps: longer than a wake-up, short next to
+// the jobs a pool is for, so an idle pool costs little CPU.
+constexpr std::chrono::microseconds kSpin(200);
+
+void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins until ready() or kSpin has passed; true when ready() was seen.
+template <class Ready>
+bool SpinUntil(Ready ready) {
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  for (int k = 1;; ++k) {
+    if (ready()) return true;
+    if (k % 64 == 0 && std::chrono::steady_clock::now() > until) return false;
+    CpuRelax();
+  }
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::thread::hardware_concurrency());
@@ -39,6 +74,8 @@ void ThreadPool::ParallelFor(int n, const std::function<void(int, int)>& fn) {
   }
   wake_.notify_all();
   RunIndices(0);
+  // every index is handed out now; wait for the workers still running one
+  SpinUntil([this] { return busy_.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [this] { return busy_ == 0 && next_ >= n_; });
   fn_ = nullptr;
@@ -48,6 +85,7 @@ void ThreadPool::ParallelFor(int n, const std::function<void(int, int)>& fn) {
 void ThreadPool::WorkerLoop(int worker) {
   std::uint64_t seen = 0;
   for (;;) {
+    SpinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; });
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });

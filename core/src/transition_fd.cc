@@ -70,6 +70,7 @@ TransitionFD::TransitionFD(const Engine& engine, ThreadPool* pool)
   warmstart_.resize(m_.nv);
   next_.resize(nstate);
   sensor_.resize(ns_);
+  if (nworkers > 1) columns_.resize(static_cast<size_t>(nu_ + nx_) * (nx_ + ns_));
 }
 
 void TransitionFD::Compute(const Data& d, const TransitionFDOptions& options, double* A,
@@ -115,23 +116,49 @@ void TransitionFD::RunColumns() {
   // One pass over every column, serially or over the pool: the pool hands indices out in
   // increasing order, so each worker meets the kinds in the order controls, activations,
   // velocities, positions; each kind only overwrites stages that no later kind reuses.
-  auto run = [this](Worker& w, int i) {
-    if (i < ncolumn_ctrl_) return Column(w, Input::kCtrl, i);
+  auto run = [this](Worker& w, int column) {
+    int i = column;
+    if (i < ncolumn_ctrl_) return Column(w, column, Input::kCtrl, i);
     i -= ncolumn_ctrl_;
     const int nv = m_.nv;
-    if (i < m_.na) return Column(w, Input::kAct, i);
+    if (i < m_.na) return Column(w, column, Input::kAct, i);
     i -= m_.na;
-    if (i < nv) return Column(w, Input::kQvel, i);
-    Column(w, Input::kQpos, i - nv);
+    if (i < nv) return Column(w, column, Input::kQvel, i);
+    Column(w, column, Input::kQpos, i - nv);
   };
-  if (pool_ && pool_->size() > 1) {
-    pool_->ParallelFor(count, [&](int worker, int i) { run(workers_[worker], i); });
-  } else {
+  if (columns_.empty()) {
     for (int i = 0; i < count; ++i) run(workers_[0], i);
+    return;
+  }
+  pool_->ParallelFor(count, [&](int worker, int i) { run(workers_[worker], i); });
+  // the contiguous columns into A..D (the same numbers: results equal the serial ones bit for bit)
+  for (int column = 0; column < count; ++column) {
+    const bool ctrl = column < ncolumn_ctrl_;
+    // x's order is (position tangent, qvel, act); the state columns run act, qvel, positions
+    int col = column - ncolumn_ctrl_;
+    if (ctrl) {
+      col = column;
+    } else if (col < m_.na) {
+      col += 2 * m_.nv;
+    } else if (col < m_.na + m_.nv) {
+      col += m_.nv - m_.na;
+    } else {
+      col -= m_.na + m_.nv;
+    }
+    const int stride = ctrl ? nu_ : nx_;
+    double* jac_state = ctrl ? B_ : A_;
+    double* jac_sensor = ctrl ? D_ : C_;
+    const double* from = columns_.data() + static_cast<size_t>(column) * (nx_ + ns_);
+    if (jac_state) {
+      for (int i = 0; i < nx_; ++i) jac_state[i * stride + col] = from[i];
+    }
+    if (jac_sensor) {
+      for (int i = 0; i < ns_; ++i) jac_sensor[i * stride + col] = from[nx_ + i];
+    }
   }
 }
 
-void TransitionFD::Column(Worker& w, Input input, int index) {
+void TransitionFD::Column(Worker& w, int column, Input input, int index) {
   if (reuse_stages_ && !w.staged && input != Input::kQpos) {
     SetState(m_, w.data, kInputState, nominal_.data());
     w.data.sensor_noise_state = noise_state_;
@@ -160,25 +187,34 @@ void TransitionFD::Column(Worker& w, Input input, int index) {
   const double h = (forward && backward) ? 2 * eps : eps;
   const bool none = !forward && !backward;
 
-  // where the column goes: B/D for controls, A/C at the input's offset in x otherwise
+  // where the column goes: B/D for controls, A/C at the input's offset in x otherwise; with the
+  // pool, its contiguous slot in columns_ (RunColumns copies it over)
   const bool ctrl = input == Input::kCtrl;
   int col = index;
   if (input == Input::kQvel) col = m_.nv + index;
   if (input == Input::kAct) col = 2 * m_.nv + index;
   double* jac_state = ctrl ? B_ : A_;
   double* jac_sensor = ctrl ? D_ : C_;
-  const int stride = ctrl ? nu_ : nx_;
+  int stride = ctrl ? nu_ : nx_;
+  if (jac_state) jac_state += col;
+  if (jac_sensor) jac_sensor += col;
+  if (!columns_.empty()) {
+    double* slot = columns_.data() + static_cast<size_t>(column) * (nx_ + ns_);
+    jac_state = jac_state ? slot : nullptr;
+    jac_sensor = jac_sensor ? slot + nx_ : nullptr;
+    stride = 1;
+  }
   if (jac_state) {
     if (none) {
-      for (int i = 0; i < nx_; ++i) jac_state[i * stride + col] = 0;
+      for (int i = 0; i < nx_; ++i) jac_state[i * stride] = 0;
     } else {
-      StateDifference(lo_state, hi_state, h, w.tangent.data(), jac_state + col, stride);
+      StateDifference(lo_state, hi_state, h, w.tangent.data(), jac_state, stride);
     }
   }
   if (jac_sensor) {
     const double inv_h = none ? 0.0 : 1.0 / h;
     for (int i = 0; i < ns_; ++i) {
-      jac_sensor[i * stride + col] = none ? 0.0 : inv_h * (hi_sens[i] - lo_sens[i]);
+      jac_sensor[i * stride] = none ? 0.0 : inv_h * (hi_sens[i] - lo_sens[i]);
     }
   }
 }

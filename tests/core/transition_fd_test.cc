@@ -113,21 +113,25 @@ struct FdOutputs {
   bool operator==(const FdOutputs& o) const { return A == o.A && B == o.B && C == o.C && D == o.D; }
 };
 
+// sensors_contact: contacts and sensors; sensors_all: a filter actuator's activation too (the
+// threaded pass writes each column contiguously, then places it at its input's column of A..D)
 TEST(TransitionFD, ParallelColumnsAreBitIdenticalToSerial) {
-  Engine engine(LoadModel(test::TestModel("sensors_contact.xml")));
-  Data d = engine.MakeData();
-  ContactState(engine, d, 9);
-  ThreadPool pool(3);
-  TransitionFD serial(engine), parallel(engine, &pool);
-  ASSERT_GT(serial.ns(), 0);
-  for (bool centered : {false, true}) {
-    FdOutputs a(serial), b(parallel);
-    a.Compute(serial, d, centered);
-    b.Compute(parallel, d, centered);
-    EXPECT_TRUE(a == b) << (centered ? "centered" : "forward");
-    double norm = 0;
-    for (double v : a.C) norm += std::fabs(v);
-    EXPECT_GT(norm, 0.0);
+  for (const char* model : {"sensors_contact.xml", "sensors_all.xml"}) {
+    Engine engine(LoadModel(test::TestModel(model)));
+    Data d = engine.MakeData();
+    ContactState(engine, d, 9);
+    ThreadPool pool(3);
+    TransitionFD serial(engine), parallel(engine, &pool);
+    ASSERT_GT(serial.ns(), 0) << model;
+    for (bool centered : {false, true}) {
+      FdOutputs a(serial), b(parallel);
+      a.Compute(serial, d, centered);
+      b.Compute(parallel, d, centered);
+      EXPECT_TRUE(a == b) << model << (centered ? " centered" : " forward");
+      double norm = 0;
+      for (double v : a.C) norm += std::fabs(v);
+      EXPECT_GT(norm, 0.0) << model;
+    }
   }
 }
 

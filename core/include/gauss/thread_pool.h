@@ -12,6 +12,7 @@
 // with per-worker Data and per-index inputs/outputs they are bit-identical to a serial loop.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -51,8 +52,8 @@ class ThreadPool {
   const std::function<void(int, int)>* fn_ = nullptr;
   int n_ = 0;
   int next_ = 0;           // next index to hand out (guarded by mutex_)
-  int busy_ = 0;           // workers inside the current job
-  std::uint64_t generation_ = 0;
+  std::atomic<int> busy_{0};  // workers inside the current job (written under mutex_)
+  std::atomic<std::uint64_t> generation_{0};  // one per job (written under mutex_)
   bool stop_ = false;
   std::exception_ptr error_;
 };

@@ -94,7 +94,8 @@ class TransitionFD {
   // Every column (ncolumn_ctrl_ control columns, then ncolumn_state_ state columns), serially or
   // over the pool; each writes one column of A or B (and of C or D).
   void RunColumns();
-  void Column(Worker& w, Input input, int index);
+  // Column number `column` of that order; `input`, `index`: what it perturbs.
+  void Column(Worker& w, int column, Input input, int index);
   // One perturbed step from the nominal state: input `index` moved by `delta`; the next state
   // into `next`, the sensordata into `sens`.
   void PerturbedStep(Worker& w, Input input, int index, double delta, double* next, double* sens);
@@ -114,6 +115,10 @@ class TransitionFD {
   std::vector<double> warmstart_;  // the perturbed steps' qacc_warmstart (nv)
   std::uint64_t noise_state_ = 0;  // the input's sensor-noise generator state
   std::vector<double> next_, sensor_;
+  // With the pool, each column is written contiguously here ((nx + ns) per column, in the
+  // columns' order) and copied into A..D after the pass: written in place, two threads' columns
+  // would share every cache line of the row-major matrices.
+  std::vector<double> columns_;
   TransitionFDOptions options_;
   bool skip_sensors_ = false;
   int ncolumn_ctrl_ = 0, ncolumn_state_ = 0;
