@@ -96,12 +96,13 @@ bool UsesMjcf3(const XmlElement& e) {
   return false;
 }
 
-// (options) => (options): MuJoCo 3.x solves each constraint island on its own unless the file
-// writes <flag island="disable"/>; 2.2.2 has no islands. Where the two versions compute
-// different things for one file, Gauss follows the version the file is written for
-// (docs/islands.md). Mesh inertia, the other such default, is decided at compile time
+// (options) => (options): where MuJoCo 3.x and 2.2.2 compute different things for one file,
+// Gauss follows the version the file is written for; the file's own <flag> still decides.
+// 3.x solves each constraint island on its own (2.2.2 has no islands; docs/islands.md) and adds
+// the velocity term to connect/weld constraints with its weld conventions (kEnableEqJdotv,
+// docs/mjcf.md). Mesh inertia, the other such default, is decided at compile time
 // (compile_mesh.cc, from ModelSpec::mjcf3).
-void ApplyMjcf3Defaults(Options* o) { o->enableflags |= kEnableIsland; }
+void ApplyMjcf3Defaults(Options* o) { o->enableflags |= kEnableIsland | kEnableEqJdotv; }
 
 // (<option>) => (options): the 3.x attributes
 void ReadOption3x(const XmlElement& e, Options* o) {

@@ -480,9 +480,6 @@ void ParseModel(const XmlElement& root, ModelSpec* spec) {
   if (ExpandAttachments(root, &attached)) doc = &attached;
   XmlElement expanded;
   if (ExpandReplicates(*doc, spec->compiler, &expanded)) doc = &expanded;
-  // the equality velocity term of MuJoCo 3.12 for files written for 3.x (docs/mjcf.md);
-  // <flag eqjdotv="..."/> decides explicitly
-  if (spec->mjcf3) spec->option.enableflags |= kEnableEqJdotv;
   each("option", [&](const XmlElement& c) { ReadOption(c, &spec->option); });
   each("size", [&](const XmlElement& c) { ReadSize(c, &spec->size); });
   each("default", [&](const XmlElement& c) { ReadDefaultSection(c, spec); });
