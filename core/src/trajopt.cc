@@ -142,7 +142,7 @@ struct Ilqr::Impl {
   // feedforward step (expected_decrease); false when Q_uu + mu I is not positive definite
   // somewhere. With control limits the feedforward step of each time step minimizes the local
   // model within ctrlrange (box QP, gauss/box_qp.h) and the clamped controls get no feedback
-  // (Tassa, Mansard & Todorov 2014): otherwise the value function would count on controls the
+  // (Tassa et al. 2014): otherwise the value function would count on controls the
   // rollout clamps away.
   bool Backward(double mu, const Vector& w_run, const Vector& w_term) {
     Vector Vx = w_term.cwiseProduct(GoalError(phys.data() + T * nphys));

@@ -1,5 +1,5 @@
 // A small dense quadratic program with box bounds, solved by projected Newton (Bertsekas 1982;
-// the form iLQR with control limits uses, Tassa, Mansard & Todorov 2014):
+// the form iLQR with control limits uses, Tassa et al. 2014):
 //
 //   minimize  1/2 x' H x + g' x   subject to  lower <= x <= upper   (H symmetric positive definite)
 //
