@@ -394,7 +394,9 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   return p;
 }
 
-void FactoredInertia::MulM(const double* x, double* y) const { MulTreeSparse(m_, d_.qM.data(), x, y); }
+void FactoredInertia::MulM(const double* x, double* y) const {
+  MulTreeSparse(layout_, d_.qM.data(), x, y);
+}
 
 void FactoredInertia::AddToDense(double* H) const {
   for (int i = 0; i < m_.nv; ++i) {
@@ -404,7 +406,7 @@ void FactoredInertia::AddToDense(double* H) const {
 }
 
 void FactoredInertia::SolveM(double* x) const {
-  SolveLTDL(m_, d_.qLD.data(), d_.qLDiagInv.data(), x);
+  SolveLTDL(layout_, d_.qLD.data(), d_.qLDiagInv.data(), x);
 }
 
 // (nv) => the row buffers held while rows are built; equality rows take theirs first, alone

@@ -7,6 +7,7 @@
 #include "gauss/constraint.h"
 #include "gauss/data.h"
 #include "gauss/model.h"
+#include "gauss/sparse_inertia.h"
 
 namespace gauss {
 
@@ -34,10 +35,15 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
 // A view of the current problem (pointers into d), with M operations from `ops`.
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops);
 
-// M operations backed by d.qM and its factor d.qLD.
+// M operations backed by d.qM and its factor d.qLD. With `colind` (nM, FillTreeSparseColumns
+// of the model's rows, held by the caller) the products and solves read each row's columns from
+// it instead of walking the parent chain (same results, bit for bit; gauss/sparse_inertia.h).
 class FactoredInertia : public MassMatrixOps {
  public:
-  FactoredInertia(const Model& m, const Data& d) : m_(m), d_(d) {}
+  FactoredInertia(const Model& m, const Data& d, const int* colind = nullptr)
+      : m_(m), d_(d), layout_(LayoutOf(m)) {
+    layout_.colind = colind;
+  }
   void MulM(const double* x, double* y) const override;
   void SolveM(double* x) const override;
   void AddToDense(double* H) const override;
@@ -45,6 +51,7 @@ class FactoredInertia : public MassMatrixOps {
  private:
   const Model& m_;
   const Data& d_;
+  TreeSparseLayout layout_;
 };
 
 }  // namespace gauss

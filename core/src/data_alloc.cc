@@ -113,6 +113,8 @@ ArenaPlan KernelScratchPlan(const Model& m) {
   // per-island sub-problems (island_solve.cc) are held while the solver plugin runs on them,
   // on top of the solver's own scratch: counted as held, not as one stage among the others
   plan.Add("constraint islands (island.cc, island_solve.cc)", IslandScratchSize(m));
+  // M's column indices, held through the whole problem's solve (engine.cc)
+  plan.Add("M column indices (engine.cc)", ArenaDoubles<int>(std::max(m.nM, 0)));
   return plan;
 }
 

@@ -238,7 +238,15 @@ void Engine::SolveConstraints(Data& d) const {
     std::copy(d.qacc_smooth.begin(), d.qacc_smooth.end(), d.qacc.begin());
     d.solver_iter = 0;
   } else {
-    const FactoredInertia ops(m, d);
+    // the whole problem's solver multiplies by M and solves with it at every iteration: M's
+    // column indices once per step, held through the solve (islands make their own)
+    ArenaScope hold(d.arena);
+    int* colind = nullptr;
+    if (!UsesIslands(m)) {
+      colind = d.arena.Ints(m.nM);
+      FillTreeSparseColumns(m.nv, m.dof_Madr.data(), m.dof_parentid.data(), colind);
+    }
+    const FactoredInertia ops(m, d, colind);
     ConstraintProblem problem = MakeProblem(m, d, ops);
     problem.single_step_integrator = plugins_->single_step_integrator;
     SolverResult result;

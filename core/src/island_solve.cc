@@ -89,7 +89,9 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
     std::copy(full.qLD + full.dof_Madr[g], full.qLD + end, c.qLD + madr[i]);
   }
   c.qLDiagInv = Gather(a, full.qLDiagInv, dofs, nv);
-  c.layout = TreeSparseLayout{nv, nM, madr, parentid};
+  int* colind = a.Ints(nM);
+  FillTreeSparseColumns(nv, madr, parentid, colind);
+  c.layout = TreeSparseLayout{nv, nM, madr, parentid, colind};
   p.qM = c.qM;
   p.qLD = c.qLD;
   p.qLDiagInv = c.qLDiagInv;

@@ -13,13 +13,45 @@ inline int RowLength(const TreeSparseLayout& l, int i) {
   return (i + 1 < l.nv ? l.Madr[i + 1] : l.nM) - l.Madr[i];
 }
 
+// Where row k's a-th stored entry (a >= 1) sits: `prev` is the column of entry a - 1 (k for
+// a = 1). ParentChain walks dof_parentid (each load waits for the previous one); ColumnIndex
+// reads the layout's colind (loads independent of each other). Both give the same columns.
+struct ParentChain {
+  const int* parentid;
+  int operator()(int /*adr*/, int /*a*/, int prev) const { return parentid[prev]; }
+};
+struct ColumnIndex {
+  const int* colind;
+  int operator()(int adr, int a, int /*prev*/) const { return colind[adr + a]; }
+};
+
+template <class Column>
+void SolveRows(const TreeSparseLayout& l, Column column, const double* LD,
+               const double* diag_inv, double* x, int begin, int end);
+template <class Column>
+void MulRows(const TreeSparseLayout& l, Column column, const double* M, const double* x,
+             double* y);
+
 void SolveLTDLRange(const TreeSparseLayout& l, const double* LD, const double* diag_inv,
-                    double* x, int begin, int end);
+                    double* x, int begin, int end) {
+  if (l.colind) {
+    SolveRows(l, ColumnIndex{l.colind}, LD, diag_inv, x, begin, end);
+  } else {
+    SolveRows(l, ParentChain{l.parentid}, LD, diag_inv, x, begin, end);
+  }
+}
 
 }  // namespace
 
 TreeSparseLayout LayoutOf(const Model& m) {
   return TreeSparseLayout{m.nv, m.nM, m.dof_Madr.data(), m.dof_parentid.data()};
+}
+
+void FillTreeSparseColumns(int nv, const int* Madr, const int* parentid, int* colind) {
+  for (int i = 0; i < nv; ++i) {
+    int adr = Madr[i];
+    for (int j = i; j >= 0; j = parentid[j]) colind[adr++] = j;
+  }
 }
 
 int FactorLTDL(const Model& m, double* mat, double* diag_inv) {
@@ -57,31 +89,36 @@ void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_i
 
 namespace {
 
-void SolveLTDLRange(const TreeSparseLayout& l, const double* LD, const double* diag_inv,
-                    double* x, int begin, int end) {
+template <class Column>
+void SolveRows(const TreeSparseLayout& l, Column column, const double* LD,
+               const double* diag_inv, double* x, int begin, int end) {
   // M = L' D L: solve L' w = y (leaves to root), then D z = w, then L x = z (root to leaves).
   for (int k = end - 1; k >= begin; --k) {
     const double xk = x[k];
     if (xk == 0) continue;
     const int adr = l.Madr[k];
     const int len = RowLength(l, k);
-    int i = l.parentid[k];
-    for (int a = 1; a < len; ++a, i = l.parentid[i]) x[i] -= LD[adr + a] * xk;
+    for (int a = 1, i = k; a < len; ++a) {
+      i = column(adr, a, i);
+      x[i] -= LD[adr + a] * xk;
+    }
   }
   for (int k = begin; k < end; ++k) x[k] *= diag_inv[k];
   for (int k = begin; k < end; ++k) {
     const int adr = l.Madr[k];
     const int len = RowLength(l, k);
     double sum = 0;
-    int i = l.parentid[k];
-    for (int a = 1; a < len; ++a, i = l.parentid[i]) sum += LD[adr + a] * x[i];
+    for (int a = 1, i = k; a < len; ++a) {
+      i = column(adr, a, i);
+      sum += LD[adr + a] * x[i];
+    }
     x[k] -= sum;
   }
 }
 
-}  // namespace
-
-void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, double* y) {
+template <class Column>
+void MulRows(const TreeSparseLayout& l, Column column, const double* M, const double* x,
+             double* y) {
   // Every stored off-diagonal entry M(k,i) contributes to both y[k] and y[i]. Rows go root
   // first, so when row k starts, y[k] has received nothing yet (only descendants, with larger
   // indices, add to it later) and its ancestors' y[i] are set: y[k] starts at the diagonal term
@@ -93,13 +130,23 @@ void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, 
     const int len = RowLength(l, k);
     const double xk = x[k];
     double yk = M[adr] * xk;
-    int i = l.parentid[k];
-    for (int a = 1; a < len; ++a, i = l.parentid[i]) {
+    for (int a = 1, i = k; a < len; ++a) {
+      i = column(adr, a, i);
       const double mki = M[adr + a];
       yk += mki * x[i];
       y[i] += mki * xk;
     }
     y[k] = yk;
+  }
+}
+
+}  // namespace
+
+void MulTreeSparse(const TreeSparseLayout& l, const double* M, const double* x, double* y) {
+  if (l.colind) {
+    MulRows(l, ColumnIndex{l.colind}, M, x, y);
+  } else {
+    MulRows(l, ParentChain{l.parentid}, M, x, y);
   }
 }
 

@@ -104,6 +104,39 @@ TEST_F(SparseInertia, ProductHasTheBitsOfTheRowByRowLoop) {
   }
 }
 
+// FillTreeSparseColumns lists each row's columns along the parent chain, and the solve and the
+// product that read them (a layout with colind: the engine's whole-problem solve and every
+// island's copy) give exactly the bits of the parent-chain walk (the model's layout).
+TEST_F(SparseInertia, ColumnIndicesGiveTheBitsOfTheParentChain) {
+  const Model& m = *model_;
+  std::vector<int> colind(m.nM, -1);
+  FillTreeSparseColumns(m.nv, m.dof_Madr.data(), m.dof_parentid.data(), colind.data());
+  for (int i = 0; i < m.nv; ++i) {
+    int adr = m.dof_Madr[i];
+    for (int j = i; j >= 0; j = m.dof_parentid[j]) EXPECT_EQ(colind[adr++], j) << "dof " << i;
+  }
+  TreeSparseLayout indexed = LayoutOf(m);
+  ASSERT_EQ(indexed.colind, nullptr);
+  indexed.colind = colind.data();
+  std::vector<double> ld = data_.qM, diag_inv(m.nv);
+  ASSERT_EQ(FactorLTDL(m, ld.data(), diag_inv.data()), -1);
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> nd(0, 1);
+  std::vector<double> x(m.nv), chain(m.nv), by_index(m.nv);
+  for (int sample = 0; sample < 10; ++sample) {
+    for (double& v : x) v = nd(gen);
+    if (sample == 0) x[m.nv / 2] = 0;  // the solve skips zero entries
+    chain = x;
+    by_index = x;
+    SolveLTDL(LayoutOf(m), ld.data(), diag_inv.data(), chain.data());
+    SolveLTDL(indexed, ld.data(), diag_inv.data(), by_index.data());
+    for (int k = 0; k < m.nv; ++k) EXPECT_EQ(by_index[k], chain[k]) << "solve, dof " << k;
+    MulTreeSparse(LayoutOf(m), data_.qM.data(), x.data(), chain.data());
+    MulTreeSparse(indexed, data_.qM.data(), x.data(), by_index.data());
+    for (int k = 0; k < m.nv; ++k) EXPECT_EQ(by_index[k], chain[k]) << "product, dof " << k;
+  }
+}
+
 TEST_F(SparseInertia, ReportsNonPositivePivot) {
   const Model& m = *model_;
   std::vector<double> ld = data_.qM, diag_inv(m.nv);

@@ -20,8 +20,17 @@ struct TreeSparseLayout {
   int nM = 0;
   const int* Madr = nullptr;      // (nv) first stored entry of each row
   const int* parentid = nullptr;  // (nv) parent dof, -1 at a root
+  // (nM) optional: the column (dof) of each stored entry, row i's being i, parentid[i], its
+  // parent, ... (FillTreeSparseColumns). With it, SolveLTDL and MulTreeSparse read a row's
+  // columns as independent loads instead of walking the parent chain, a chain of dependent
+  // loads (the same terms in the same order: the same bits). Null: the parent chain.
+  const int* colind = nullptr;
 };
+// The model's rows, without colind (the Model holds none).
 TreeSparseLayout LayoutOf(const Model& m);
+
+// (nv, Madr, parentid) => colind (nM): each row's columns, the dof itself then its ancestors.
+void FillTreeSparseColumns(int nv, const int* Madr, const int* parentid, int* colind);
 
 // mat (nM): M on input, its L'DL factor on output; diag_inv (nv) = 1/D. Returns the index of
 // the first dof whose pivot is not positive (the factor is then unusable), or -1 on success.

@@ -3,6 +3,7 @@
 // exact line search and iteration scaffolding of gauss/primal.h. Cheaper per iteration than
 // Newton (no factorization of the Hessian), usually more iterations.
 #include <algorithm>
+#include <utility>
 
 #include "gauss/primal.h"
 #include "gauss/solver.h"
@@ -13,14 +14,12 @@ namespace {
 // CG's own arrays besides the primal workspace.
 struct CgWork {
   double* pgrad = nullptr;      // (nv) M^-1 grad at the current point
-  double* pgrad_old = nullptr;  // (nv) ... at the previous point
-  double* grad_old = nullptr;   // (nv)
+  double* pgrad_old = nullptr;  // (nv) ... at the previous point (the two swap roles)
 
   template <class Take>
   void Blocks(Take& take, int nv) {
     take(&pgrad, nv, "pgrad");
     take(&pgrad_old, nv, "pgrad_old");
-    take(&grad_old, nv, "grad_old");
   }
 };
 
@@ -55,7 +54,6 @@ class CgSolver : public ConstraintSolver {
     cg.Blocks(carve, nv);
     double* pgrad = cg.pgrad;
     double* pgrad_old = cg.pgrad_old;
-    double* grad_old = cg.grad_old;
 
     StartPrimal(p, pt);
     std::copy(pt.grad, pt.grad + nv, pgrad);
@@ -63,18 +61,18 @@ class CgSolver : public ConstraintSolver {
     for (int i = 0; i < nv; ++i) dir[i] = -pgrad[i];
 
     for (int iter = 0; iter < p.iterations; ++iter) {
-      std::copy(pt.grad, pt.grad + nv, grad_old);
-      std::copy(pgrad, pgrad + nv, pgrad_old);
+      // Polak-Ribiere-plus in the M^-1 metric: beta = g'(Pg - Pg_old) / g_old'Pg_old, >= 0. The
+      // denominator from the point before the move (no copy of g_old); Pg_old is the buffer
+      // Pg was in (pointers swapped, no copy)
+      double den = 0;
+      for (int i = 0; i < nv; ++i) den += pt.grad[i] * pgrad[i];
+      std::swap(pgrad, pgrad_old);
       if (PrimalIterate(p, w, iter, trace, result, arena)) break;
 
-      // Polak-Ribiere-plus in the M^-1 metric: beta = g'(Pg - Pg_old) / g_old'Pg_old, >= 0
       std::copy(pt.grad, pt.grad + nv, pgrad);
       p.M->SolveM(pgrad);
-      double num = 0, den = 0;
-      for (int i = 0; i < nv; ++i) {
-        num += pt.grad[i] * (pgrad[i] - pgrad_old[i]);
-        den += grad_old[i] * pgrad_old[i];
-      }
+      double num = 0;
+      for (int i = 0; i < nv; ++i) num += pt.grad[i] * (pgrad[i] - pgrad_old[i]);
       const double beta = den > 0 ? std::max(0.0, num / den) : 0;
       for (int i = 0; i < nv; ++i) dir[i] = -pgrad[i] + beta * dir[i];
     }
