@@ -104,6 +104,10 @@ ArenaPlan NewtonHessian::Plan(int nv, int nM, int njmax, int row_nonzeros, bool 
   const std::size_t most_L = static_cast<std::size_t>(nv) * (nv - 1) / 2;
   plan.Append(SparseLDL::Plan(nv, most_L));
   if (cone == Cone::kElliptic) plan.Append(SparseLDL::CopyPlan(nv, most_L));
+  // a constraint island below kSparseMinDofs dofs is factored densely (SparseFor)
+  ArenaPlan dense;
+  h.DenseBlocks(dense, std::min(nv, kSparseMinDofs - 1));
+  plan.Append(dense);
   return plan;
 }
 

@@ -25,6 +25,16 @@ class NewtonHessian {
   bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena,
               bool sparse);
 
+  // Whether Newton factors H of problem p sparsely: only a CSR problem (a sparse Jacobian) of
+  // at least kSparseMinDofs dofs. Below that a dense Cholesky costs fewer instructions than the
+  // sparse L D L' with its symbolic pass and indexed updates (a 27-dof humanoid island: ~28 k
+  // against ~55 k per factorization, plus ~35 k for the sparse assembly), also with the
+  // refactorization the dense factor needs at every iteration.
+  static constexpr int kSparseMinDofs = 60;
+  static bool SparseFor(const ConstraintProblem& p) {
+    return p.J == nullptr && p.nv >= kSparseMinDofs;
+  }
+
   // Brings the factor from the point it was built or last updated at to (jar, state): rank-one
   // updates of the base factor for the rows that entered or left their quadratic piece, then
   // the cone curvature of the elliptic contacts on their cone surface at jar, as long as that
@@ -39,7 +49,8 @@ class NewtonHessian {
   // entries and at most njmax rows of at most `row_nonzeros` entries. Dense: the factor. Sparse:
   // the update arrays, the constraint blocks, H's pattern and the L D L' factor, whose fill is
   // bounded by the full triangle. Factor carves the same blocks (and checks the data-dependent
-  // sizes against their bounds); with elliptic cones, the sparse factor's copy as well.
+  // sizes against their bounds); with elliptic cones, the sparse factor's copy as well; and with
+  // sparse = true the dense factor of a problem below kSparseMinDofs too (an island's).
   static ArenaPlan Plan(int nv, int nM, int njmax, int row_nonzeros, bool sparse,
                         Cone cone = Cone::kPyramidal);
 

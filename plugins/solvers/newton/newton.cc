@@ -65,10 +65,8 @@ class NewtonSolver : public ConstraintSolver {
   std::size_t ScratchDoubles(const Model& m) const override {
     const int nj = std::max(m.njmax, 0);
     ArenaPlan plan;
-    if (!IsSparse(m)) {
-      plan.Append(SparseRowsPlan(m.nv, nj));
-      plan.Add("J row runs", ArenaDoubles<int>(nj));  // WithCompressedJacobian on the view
-    }
+    if (!IsSparse(m)) plan.Append(SparseRowsPlan(m.nv, nj));
+    plan.Add("J row runs", ArenaDoubles<int>(nj));  // WithCompressedJacobian (view or island)
     PrimalWork().Blocks(plan, m.nv, nj);
     plan.Append(NewtonHessian::Plan(m.nv, m.nM, nj, MaxRowNonzeros(m), IsSparse(m), m.opt.cone));
     plan.Within("primal iteration", PrimalWork::IterationPlan(nj));
@@ -85,10 +83,13 @@ class NewtonSolver : public ConstraintSolver {
     // a dense Jacobian is read through its nonzeros, in runs of rows that share their columns
     // (a contact's rows; WithCompressedJacobian on a CSR problem only finds the runs): the
     // products with J and the Hessian's row products read each run's columns once, with the
-    // same sums bit for bit. H keeps the storage J came in.
-    const bool sparse_hessian = problem.J == nullptr;
+    // same sums bit for bit. H is sparse only for a CSR problem of many dofs: a small one (a
+    // constraint island of a large model: one humanoid of 22) factors faster densely.
+    const bool sparse_hessian = NewtonHessian::SparseFor(problem);
     const ConstraintProblem p =
-        sparse_hessian ? problem : WithCompressedJacobian(SparseRowsView(problem, arena), arena);
+        sparse_hessian        ? problem
+        : problem.J != nullptr ? WithCompressedJacobian(SparseRowsView(problem, arena), arena)
+                               : WithCompressedJacobian(problem, arena);
     PrimalWork w;
     w.Allocate(p, arena);
     PrimalPoint& pt = w.pt;

@@ -102,6 +102,47 @@ TEST(NewtonHessian, UpdatedFactorSolvesLikeAFreshFactor) {
   EXPECT_GE(updates, 5) << "too few rank-one updates exercised";
 }
 
+// A CSR problem below kSparseMinDofs dofs (a constraint island of a large model: one humanoid
+// of 22_humanoids; here the pile with a sparse Jacobian, 54 dofs) is factored densely by the
+// solver (SparseFor), within the scratch the model's sparse plan declares, and solves like the
+// factor of the dense Jacobian's problem; 60 dofs and more stay sparse.
+TEST(NewtonHessian, SmallSparseProblemsFactorDenselyWithinThePlan) {
+  PileProblem sparse(JacobianType::kSparse);
+  PileProblem dense(JacobianType::kDense);
+  const ConstraintProblem& p = sparse.p;
+  ASSERT_EQ(p.J, nullptr);
+  ASSERT_LT(p.nv, NewtonHessian::kSparseMinDofs);
+  EXPECT_FALSE(NewtonHessian::SparseFor(p));
+  EXPECT_FALSE(NewtonHessian::SparseFor(dense.p));
+  ConstraintProblem large = p;
+  large.nv = NewtonHessian::kSparseMinDofs;
+  EXPECT_TRUE(NewtonHessian::SparseFor(large));
+  large.nv = NewtonHessian::kSparseMinDofs - 1;
+  EXPECT_FALSE(NewtonHessian::SparseFor(large));
+
+  const Model& m = sparse.engine->model();
+  const int nv = p.nv;
+  std::vector<double> x(p.qacc_smooth, p.qacc_smooth + nv), jar(p.nefc);
+  std::vector<int> state(p.nefc);
+  Evaluate(p, x, jar, state);
+  Arena arena;  // exactly the sparse model's plan: a request beyond it throws
+  arena.Reserve(NewtonHessian::Plan(nv, m.nM, m.njmax, MaxRowNonzeros(m), true).doubles());
+  NewtonHessian small;
+  ASSERT_TRUE(small.Factor(p, jar.data(), state.data(), arena, NewtonHessian::SparseFor(p)));
+  Arena reference_arena;
+  reference_arena.Reserve(NewtonHessian::Plan(nv, m.nM, m.njmax, MaxRowNonzeros(m), false).doubles());
+  NewtonHessian reference;
+  ASSERT_TRUE(reference.Factor(dense.p, jar.data(), state.data(), reference_arena));
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> nd(0, 1);
+  std::vector<double> b(nv);
+  for (double& v : b) v = nd(gen);
+  std::vector<double> xs(b), xd(b);
+  small.Solve(xs.data());
+  reference.Solve(xd.data());
+  EXPECT_LT(MaxRelativeDifference(xs, xd), 1e-12);
+}
+
 // Elliptic cones: the sparse factor holds the quadratic rows, and a copy of it gets the cone
 // curvature J_c' Hc J_c of the contacts on their cone surface as rank-one updates; after a
 // move to a nearby point (rows changing piece, the curvature moving with jar) it must solve like
