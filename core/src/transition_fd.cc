@@ -1,13 +1,15 @@
 // Finite-difference transition Jacobians (gauss/transition_fd.h).
 //
-// Every worker runs its columns in the order controls and activations (reuse position and
+// The serial pass runs the columns in the order controls and activations (reuse position and
 // velocity stages), velocities (reuse the position stage), positions (full steps), so the
-// stages a column skips are still valid in its worker's Data. A worker that has not yet
-// evaluated the nominal point's position and velocity stages in this Compute does it once
-// before its first column that reuses them ("staging").
+// stages a column skips are still valid in its Data. A worker whose Data does not hold the
+// nominal point's position and velocity stages (not yet evaluated in this Compute, or
+// overwritten by a position column) evaluates them before its next column that reuses them
+// ("staging").
 #include "gauss/transition_fd.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "gauss/integrate.h"
 #include "gauss/math.h"
@@ -17,6 +19,15 @@ namespace gauss {
 namespace {
 
 constexpr unsigned kInputState = kStateIntegration;
+
+// One iteration of a spin-wait loop (WaitForNominal): tells the CPU the thread is spinning.
+void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
 
 }  // namespace
 
@@ -62,7 +73,7 @@ TransitionFD::TransitionFD(const Engine& engine, ThreadPool* pool)
   for (int w = 0; w < nworkers; ++w) {
     Worker worker{engine.MakeData(), std::vector<double>(nstate), std::vector<double>(nstate),
                   std::vector<double>(ns_), std::vector<double>(ns_),
-                  std::vector<double>(m_.nv, 0.0), std::vector<double>(m_.nv), false};
+                  std::vector<double>(m_.nv, 0.0), std::vector<double>(m_.nv), kStagedNone, false};
     workers_.push_back(std::move(worker));
   }
   nominal_.resize(StateSize(m_, kInputState));
@@ -84,53 +95,148 @@ void TransitionFD::Compute(const Data& d, const TransitionFDOptions& options, do
   GetState(m_, d, kInputState, nominal_.data());
   std::copy(d.ctrl.begin(), d.ctrl.end(), nominal_ctrl_.begin());
   noise_state_ = d.sensor_noise_state;
-  for (Worker& w : workers_) w.staged = false;
+  for (Worker& w : workers_) {
+    w.staged = kStagedNone;
+    w.prepared = false;
+  }
+  // the columns in the order controls, activations, velocities, positions (see RunColumnsSerial)
+  ncolumn_ctrl_ = (B_ || D_) ? nu_ : 0;
+  ncolumn_state_ = (A_ || C_) ? nx_ : 0;
+  if (columns_.empty() || ncolumn_ctrl_ + ncolumn_state_ == 0) {
+    RunColumnsSerial(d.qacc_warmstart.data());
+  } else {
+    RunColumnsPooled(d.qacc_warmstart.data());
+  }
+}
 
-  // the nominal step, in worker 0 (which is then staged)
-  Worker& w0 = workers_[0];
-  SetState(m_, w0.data, kInputState, nominal_.data());
-  w0.data.sensor_noise_state = noise_state_;
-  engine_.StepSkip(w0.data, Stage::kNone, skip_sensors_);
-  GetState(m_, w0.data, kStatePhysics, next_.data());
+void TransitionFD::NominalStep(Worker& w, const double* input_warmstart) {
+  SetState(m_, w.data, kInputState, nominal_.data());
+  w.data.sensor_noise_state = noise_state_;
+  engine_.StepSkip(w.data, Stage::kNone, skip_sensors_);
+  GetState(m_, w.data, kStatePhysics, next_.data());
   const bool nominal_warmstart =
-      options.warmstart == FDWarmstart::kNominal ||
-      (options.warmstart == FDWarmstart::kAuto && m_.opt.solver == "newton");
-  const double* warmstart = nominal_warmstart ? w0.data.qacc.data() : d.qacc_warmstart.data();
+      options_.warmstart == FDWarmstart::kNominal ||
+      (options_.warmstart == FDWarmstart::kAuto && m_.opt.solver == "newton");
+  const double* warmstart = nominal_warmstart ? w.data.qacc.data() : input_warmstart;
   std::copy_n(warmstart, m_.nv, warmstart_.begin());
   if (skip_sensors_) {
     sensor_.clear();
   } else {
-    sensor_.assign(w0.data.sensordata.begin(), w0.data.sensordata.end());
+    sensor_.assign(w.data.sensordata.begin(), w.data.sensordata.end());
   }
-  w0.staged = true;
-
-  // the columns in the order controls, activations, velocities, positions (see RunColumns)
-  ncolumn_ctrl_ = (B_ || D_) ? nu_ : 0;
-  ncolumn_state_ = (A_ || C_) ? nx_ : 0;
-  RunColumns();
+  w.staged = kStagedVelocity;
 }
 
-void TransitionFD::RunColumns() {
+void TransitionFD::ColumnInput(int column, Input* input, int* index) const {
+  int i = column;
+  if (i < ncolumn_ctrl_) {
+    *input = Input::kCtrl;
+  } else if ((i -= ncolumn_ctrl_) < m_.na) {
+    *input = Input::kAct;
+  } else if ((i -= m_.na) < m_.nv) {
+    *input = Input::kQvel;
+  } else {
+    *input = Input::kQpos;
+    i -= m_.nv;
+  }
+  *index = i;
+}
+
+void TransitionFD::RunColumnsSerial(const double* input_warmstart) {
+  Worker& w = workers_[0];
+  NominalStep(w, input_warmstart);
+  // One pass in the order controls, activations, velocities, positions: each kind only
+  // overwrites stages that no later kind reuses.
+  for (int column = 0; column < ncolumn_ctrl_ + ncolumn_state_; ++column) {
+    Input input;
+    int index;
+    ColumnInput(column, &input, &index);
+    Column(w, column, input, index);
+  }
+}
+
+// Task 0 (the nominal step, then columns from the front: controls first, reusing the nominal
+// stages) and tasks 1.. (columns from the back: positions first, full steps that need no
+// staging). Both ends meet wherever the work balances; a task crossing from position columns to
+// the others stages the nominal point again (Column). Each task has its own Data, whichever
+// thread runs it, and every column one slot of columns_, so the result does not depend on the
+// split.
+void TransitionFD::RunColumnsPooled(const double* input_warmstart) {
   const int count = ncolumn_ctrl_ + ncolumn_state_;
-  if (count == 0) return;
-  // One pass over every column, serially or over the pool: the pool hands indices out in
-  // increasing order, so each worker meets the kinds in the order controls, activations,
-  // velocities, positions; each kind only overwrites stages that no later kind reuses.
-  auto run = [this](Worker& w, int column) {
-    int i = column;
-    if (i < ncolumn_ctrl_) return Column(w, column, Input::kCtrl, i);
-    i -= ncolumn_ctrl_;
-    const int nv = m_.nv;
-    if (i < m_.na) return Column(w, column, Input::kAct, i);
-    i -= m_.na;
-    if (i < nv) return Column(w, column, Input::kQvel, i);
-    Column(w, column, Input::kQpos, i - nv);
-  };
-  if (columns_.empty()) {
-    for (int i = 0; i < count; ++i) run(workers_[0], i);
+  taken_.store(0, std::memory_order_relaxed);
+  front_.store(0, std::memory_order_relaxed);
+  back_.store(count, std::memory_order_relaxed);
+  nominal_ready_.store(0, std::memory_order_relaxed);
+  pool_->ParallelFor(static_cast<int>(workers_.size()),
+                     [this, input_warmstart](int, int task) { RunTask(task, input_warmstart); });
+  PlaceColumns(count);
+}
+
+void TransitionFD::RunTask(int task, const double* input_warmstart) {
+  Worker& w = workers_[task];
+  const bool front = task == 0;
+  if (front) {
+    try {
+      NominalStep(w, input_warmstart);
+    } catch (...) {
+      nominal_ready_.store(-1, std::memory_order_release);
+      throw;
+    }
+    nominal_ready_.store(1, std::memory_order_release);
+  }
+  int column = ClaimColumn(front);
+  if (column < 0) return;
+  Input input;
+  int index;
+  ColumnInput(column, &input, &index);
+  if (!front) {
+    // the stages that do not need the nominal solution, while task 0 computes it
+    PrepareColumn(w, input, index);
+    if (!WaitForNominal()) return;
+  }
+  for (;;) {
+    Column(w, column, input, index);
+    if ((column = ClaimColumn(front)) < 0) return;
+    ColumnInput(column, &input, &index);
+  }
+}
+
+int TransitionFD::ClaimColumn(bool front) {
+  const int count = ncolumn_ctrl_ + ncolumn_state_;
+  // a ticket below `count` guarantees one unclaimed column: the front claims take the lowest,
+  // the back claims the highest, and together they are at most `count`
+  if (taken_.fetch_add(1, std::memory_order_relaxed) >= count) return -1;
+  return front ? front_.fetch_add(1, std::memory_order_relaxed)
+               : back_.fetch_sub(1, std::memory_order_relaxed) - 1;
+}
+
+bool TransitionFD::WaitForNominal() const {
+  for (int k = 1;; ++k) {
+    const int state = nominal_ready_.load(std::memory_order_acquire);
+    if (state != 0) return state > 0;
+    CpuRelax();
+    if (k % 1024 == 0) std::this_thread::yield();  // task 0's thread may have lost its core
+  }
+}
+
+void TransitionFD::PrepareColumn(Worker& w, Input input, int index) {
+  if (!reuse_stages_) return;  // every perturbation runs the full step
+  if (input != Input::kQpos) {
+    Column(w, -1, input, index);  // stages only (see Column)
     return;
   }
-  pool_->ParallelFor(count, [&](int worker, int i) { run(workers_[worker], i); });
+  Data& d = w.data;
+  SetState(m_, d, kInputState, nominal_.data());
+  w.unit[index] = 1;
+  IntegratePosition(m_, d.qpos.data(), w.unit.data(), options_.eps);
+  w.unit[index] = 0;
+  d.sensor_noise_state = noise_state_;
+  engine_.PositionVelocityStages(d, skip_sensors_);
+  w.staged = kStagedNone;
+  w.prepared = true;
+}
+
+void TransitionFD::PlaceColumns(int count) {
   // the contiguous columns into A..D (the same numbers: results equal the serial ones bit for bit)
   for (int column = 0; column < count; ++column) {
     const bool ctrl = column < ncolumn_ctrl_;
@@ -159,12 +265,18 @@ void TransitionFD::RunColumns() {
 }
 
 void TransitionFD::Column(Worker& w, int column, Input input, int index) {
-  if (reuse_stages_ && !w.staged && input != Input::kQpos) {
+  // controls and activations reuse the nominal position and velocity stages, velocities the
+  // position stage
+  const int needed = input == Input::kQpos   ? kStagedNone
+                     : input == Input::kQvel ? kStagedPosition
+                                             : kStagedVelocity;
+  if (reuse_stages_ && w.staged < needed) {
     SetState(m_, w.data, kInputState, nominal_.data());
     w.data.sensor_noise_state = noise_state_;
     engine_.PositionVelocityStages(w.data, skip_sensors_);
-    w.staged = true;
+    w.staged = kStagedVelocity;
   }
+  if (column < 0) return;  // PrepareColumn: the stages only
   // A control is nudged only within its range (beyond it, the clamp would flatten the
   // difference): forward if ctrl and ctrl + eps are in range, else backward; centered needs both.
   // A control outside its range gets a zero column.
@@ -188,7 +300,7 @@ void TransitionFD::Column(Worker& w, int column, Input input, int index) {
   const bool none = !forward && !backward;
 
   // where the column goes: B/D for controls, A/C at the input's offset in x otherwise; with the
-  // pool, its contiguous slot in columns_ (RunColumns copies it over)
+  // pool, its contiguous slot in columns_ (PlaceColumns copies it over)
   const bool ctrl = input == Input::kCtrl;
   int col = index;
   if (input == Input::kQvel) col = m_.nv + index;
@@ -222,30 +334,40 @@ void TransitionFD::Column(Worker& w, int column, Input input, int index) {
 void TransitionFD::PerturbedStep(Worker& w, Input input, int index, double delta, double* next,
                                  double* sens) {
   Data& d = w.data;
-  SetState(m_, d, kInputState, nominal_.data());
   Stage skip = Stage::kNone;
-  switch (input) {
-    case Input::kCtrl:
-      d.ctrl[index] += delta;
-      skip = Stage::kVelocity;
-      break;
-    case Input::kAct:
-      d.act[index] += delta;
-      skip = Stage::kVelocity;
-      break;
-    case Input::kQvel:
-      d.qvel[index] += delta;
-      skip = Stage::kPosition;
-      break;
-    case Input::kQpos:
-      w.unit[index] = 1;
-      IntegratePosition(m_, d.qpos.data(), w.unit.data(), delta);
-      w.unit[index] = 0;
-      break;
+  if (w.prepared) {
+    // PrepareColumn ran this position perturbation's position and velocity stages
+    w.prepared = false;
+    skip = Stage::kVelocity;
+  } else {
+    SetState(m_, d, kInputState, nominal_.data());
+    switch (input) {
+      case Input::kCtrl:
+        d.ctrl[index] += delta;
+        skip = Stage::kVelocity;
+        break;
+      case Input::kAct:
+        d.act[index] += delta;
+        skip = Stage::kVelocity;
+        break;
+      case Input::kQvel:
+        d.qvel[index] += delta;
+        skip = Stage::kPosition;
+        break;
+      case Input::kQpos:
+        w.unit[index] = 1;
+        IntegratePosition(m_, d.qpos.data(), w.unit.data(), delta);
+        w.unit[index] = 0;
+        break;
+    }
+    if (!reuse_stages_) skip = Stage::kNone;
+    d.sensor_noise_state = noise_state_;
   }
-  if (!reuse_stages_) skip = Stage::kNone;
+  // the stages left in d are a perturbed position's (or velocity's) now: a later column that
+  // reuses them stages the nominal point again (only a back task's order meets this)
+  if (input == Input::kQpos) w.staged = kStagedNone;
+  if (input == Input::kQvel) w.staged = std::min(w.staged, kStagedPosition);
   std::copy(warmstart_.begin(), warmstart_.end(), d.qacc_warmstart.begin());
-  d.sensor_noise_state = noise_state_;
   engine_.StepSkip(d, skip, skip_sensors_);
   GetState(m_, d, kStatePhysics, next);
   if (!skip_sensors_) std::copy(d.sensordata.begin(), d.sensordata.end(), sens);

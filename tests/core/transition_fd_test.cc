@@ -114,23 +114,46 @@ struct FdOutputs {
 };
 
 // sensors_contact: contacts and sensors; sensors_all: a filter actuator's activation too (the
-// threaded pass writes each column contiguously, then places it at its input's column of A..D)
+// threaded pass writes each column contiguously, then places it at its input's column of A..D).
+// Pools of 2 and 3 threads (the nominal step's task takes columns from the front, the others from
+// the back, preparing their first column's stages while the nominal step runs), euler (stages
+// reused) and rk4 (full steps), all four matrices or only the controls' B (a back task then
+// starts with a control column).
 TEST(TransitionFD, ParallelColumnsAreBitIdenticalToSerial) {
-  for (const char* model : {"sensors_contact.xml", "sensors_all.xml"}) {
-    Engine engine(LoadModel(test::TestModel(model)));
-    Data d = engine.MakeData();
-    ContactState(engine, d, 9);
-    ThreadPool pool(3);
-    TransitionFD serial(engine), parallel(engine, &pool);
-    ASSERT_GT(serial.ns(), 0) << model;
-    for (bool centered : {false, true}) {
-      FdOutputs a(serial), b(parallel);
-      a.Compute(serial, d, centered);
-      b.Compute(parallel, d, centered);
-      EXPECT_TRUE(a == b) << model << (centered ? " centered" : " forward");
-      double norm = 0;
-      for (double v : a.C) norm += std::fabs(v);
-      EXPECT_GT(norm, 0.0) << model;
+  for (const char* integrator : {"euler", "rk4"}) {
+    for (const char* model : {"sensors_contact.xml", "sensors_all.xml"}) {
+      Config config;
+      config.integrator = integrator;
+      Engine engine(LoadModel(test::TestModel(model)), config);
+      Data d = engine.MakeData();
+      ContactState(engine, d, 9);
+      ThreadPool pool2(2), pool3(3);
+      TransitionFD serial(engine), parallel2(engine, &pool2), parallel3(engine, &pool3);
+      ASSERT_GT(serial.ns(), 0) << model;
+      const std::string what = std::string(model) + " " + integrator;
+      for (bool centered : {false, true}) {
+        FdOutputs a(serial);
+        a.Compute(serial, d, centered);
+        for (TransitionFD* parallel : {&parallel2, &parallel3}) {
+          // twice: the second call starts from Data left by the first
+          for (int call = 0; call < 2; ++call) {
+            FdOutputs b(*parallel);
+            b.Compute(*parallel, d, centered);
+            EXPECT_TRUE(a == b) << what << (centered ? " centered" : " forward");
+            EXPECT_EQ(parallel->next_state(), serial.next_state()) << what;
+          }
+        }
+        double norm = 0;
+        for (double v : a.C) norm += std::fabs(v);
+        EXPECT_GT(norm, 0.0) << what;
+        // the controls only: no state columns, sensors skipped
+        std::vector<double> b_serial(a.B.size()), b_parallel(a.B.size());
+        const TransitionFDOptions options{1e-6, centered};
+        serial.Compute(d, options, nullptr, b_serial.data(), nullptr, nullptr);
+        parallel2.Compute(d, options, nullptr, b_parallel.data(), nullptr, nullptr);
+        EXPECT_EQ(b_serial, b_parallel) << what;
+        EXPECT_EQ(b_serial, a.B) << what;
+      }
     }
   }
 }

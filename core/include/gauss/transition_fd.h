@@ -23,9 +23,12 @@
 // - no heap allocation after construction: buffers and one Data per worker are made once;
 // - with a ThreadPool the columns are spread over its workers, each with its own Data. A column's
 //   result depends only on the nominal state, so the matrices are bit-identical to the serial
-//   ones.
+//   ones. The nominal step is itself one of the pool's tasks: while it runs, the other workers
+//   already evaluate the position and velocity stages of their first column (which do not
+//   depend on the nominal solution), then wait for it at a spinning flag.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -80,22 +83,43 @@ class TransitionFD {
   bool reuses_stages() const { return reuse_stages_; }
 
  private:
+  static constexpr int kStagedNone = 0, kStagedPosition = 1, kStagedVelocity = 2;
   struct Worker {
     Data data;
     std::vector<double> plus, minus;          // next states (nq + nv + na)
     std::vector<double> sens_plus, sens_minus;  // sensordata (ns)
     std::vector<double> unit;                 // a unit tangent vector (nv)
     std::vector<double> tangent;              // DifferentiatePosition's output (nv)
-    bool staged = false;  // data holds the nominal position and velocity stages
+    // which of the nominal point's stages data holds: kStagedNone, kStagedPosition (the
+    // position stage), kStagedVelocity (position and velocity stages)
+    int staged = kStagedNone;
+    bool prepared = false;  // data holds the stages of a perturbed position (PrepareColumn)
   };
   // Which input a column perturbs.
   enum class Input { kCtrl, kAct, kQvel, kQpos };
 
-  // Every column (ncolumn_ctrl_ control columns, then ncolumn_state_ state columns), serially or
-  // over the pool; each writes one column of A or B (and of C or D).
-  void RunColumns();
-  // Column number `column` of that order; `input`, `index`: what it perturbs.
+  // The nominal step in `w` (which is then staged): next_, sensor_, warmstart_.
+  void NominalStep(Worker& w, const double* input_warmstart);
+  // Every column (ncolumn_ctrl_ control columns, then ncolumn_state_ state columns) serially,
+  // after the nominal step; each writes one column of A or B (and of C or D).
+  void RunColumnsSerial(const double* input_warmstart);
+  // The same over the pool: task 0 runs the nominal step, then takes columns from the front of
+  // that order; every other task takes them from the back (RunTask).
+  void RunColumnsPooled(const double* input_warmstart);
+  void RunTask(int task, const double* input_warmstart);
+  // Claims the next column from the front (front = true) or the back; -1 when none is left.
+  int ClaimColumn(bool front);
+  // What column number `column` perturbs.
+  void ColumnInput(int column, Input* input, int* index) const;
+  // Column number `column`; `input`, `index`: what it perturbs.
   void Column(Worker& w, int column, Input input, int index);
+  // Before the nominal solution is known: the stages of `column` that do not need it (a
+  // position column's perturbed position and velocity stages, or the nominal stages).
+  void PrepareColumn(Worker& w, Input input, int index);
+  // Waits (spinning) until task 0 has published the nominal step; false if it failed.
+  bool WaitForNominal() const;
+  // The pooled pass's `count` contiguous columns (columns_) into A..D.
+  void PlaceColumns(int count);
   // One perturbed step from the nominal state: input `index` moved by `delta`; the next state
   // into `next`, the sensordata into `sens`.
   void PerturbedStep(Worker& w, Input input, int index, double delta, double* next, double* sens);
@@ -122,6 +146,10 @@ class TransitionFD {
   TransitionFDOptions options_;
   bool skip_sensors_ = false;
   int ncolumn_ctrl_ = 0, ncolumn_state_ = 0;
+  // The pooled pass's hand-out: `taken_` counts claimed columns (a claim is valid while it is
+  // below the count), `front_` / `back_` the next column from either end.
+  std::atomic<int> taken_{0}, front_{0}, back_{0};
+  std::atomic<int> nominal_ready_{0};  // 0 running, 1 published, -1 failed
   double* A_ = nullptr;
   double* B_ = nullptr;
   double* C_ = nullptr;
