@@ -124,7 +124,7 @@ TEST(Attach, RefusesWhatItCannotGraft) {
 // file's root has none.
 TEST(Attach, AnUnnamedModelAssetTakesTheModelNameOfItsFile) {
   auto m = Load(R"(<asset><model file="attach_arm.xml"/></asset><worldbody>
-      <attach model="arm" body="base" prefix="a"/></worldbody>)");
+      <attach model="arm" body="base" prefix="a_"/></worldbody>)");
   EXPECT_GE(Index(m->body_name, "a_base"), 0);
   EXPECT_NE(ErrorOf(R"(<asset><model file="attach_arm.xml"/></asset><worldbody>
       <attach model="attach_arm" body="base" prefix="a"/></worldbody>)")
