@@ -14,6 +14,8 @@ Each file lands in one class:
   refused: <what>   "not supported yet: <what>" (the feature Gauss lacks)
   unknown: <name>   an element or attribute outside Gauss's schema
   error: <text>     any other error (first line)
+  diverges in MuJoCo 3.12 too  an error in Gauss's run on a file whose own MuJoCo 3.12 run gives
+                    NaN (with --mjref3: e.g. a singular mass matrix in a compiler test file)
 With --compare (needs --mjref3), a file that simulates is also run by MuJoCo 3.12 (`mjref3 run`,
 zero controls; with `--no-island` when Gauss's run had islands off, i.e. for a file that uses
 no MuJoCo 3.x feature: docs/islands.md) and the largest relative difference of qpos and qvel over the N
@@ -75,6 +77,17 @@ def trajectory_difference(gauss, mjref3, path, steps, scratch):
     return worst if len(rows_a) == len(rows_b) else float("inf")
 
 
+def mujoco_diverges(mjref3, path, steps, scratch):
+    """Whether MuJoCo 3.12's own run of the file reaches NaN within the N steps."""
+    out = scratch + ".mujoco.csv"
+    run = subprocess.run([mjref3, "run", path, "--steps", str(steps), "--out", out],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        return False
+    with open(out) as f:
+        return any("nan" in line.lower() for line in f)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
@@ -102,6 +115,10 @@ def main():
         run = subprocess.run([args.gauss, "run", path, "--steps", str(args.steps)],
                              capture_output=True, text=True)
         verdict = "simulates" if run.returncode == 0 else classify(run.stderr + run.stdout)
+        if verdict.startswith("error: ") and args.mjref3 and mujoco_diverges(
+                args.mjref3, path, args.steps,
+                os.path.join(tempfile.gettempdir(), "mjcf_coverage")):
+            verdict = "diverges in MuJoCo 3.12 too (NaN in its own run)"
         detail = ""
         if verdict == "simulates" and args.compare and args.mjref3:
             diff = trajectory_difference(args.gauss, args.mjref3, path, args.steps,

@@ -7,7 +7,8 @@ namespace gauss {
 
 using namespace math;
 
-// (xipos, qpos, ten_length) => energy[0]: gravitational potential plus spring energy
+// (xipos, qpos, ten_length) => energy[0]: gravitational potential plus spring energy (3.x
+// polynomial springs: SpringEnergy)
 void PotentialEnergy(const Model& m, Data& d) {
   double energy = 0;
   if (!m.opt.Disabled(kDisableGravity)) {
@@ -18,7 +19,7 @@ void PotentialEnergy(const Model& m, Data& d) {
   if (!m.opt.Disabled(kDisablePassive)) {
     for (int j = 0; j < m.njnt; ++j) {
       const double k = m.jnt_stiffness[j];
-      if (k == 0) continue;
+      if (k == 0 && !SpringPoly(m.jnt_stiffnesspoly, j)) continue;
       const int q = m.jnt_qposadr[j];
       double dif[3], quat[4];
       switch (m.jnt_type[j]) {
@@ -39,7 +40,7 @@ void PotentialEnergy(const Model& m, Data& d) {
         case JointType::kSlide:
         case JointType::kHinge: {
           const double x = d.qpos[q] - m.qpos_spring[q];
-          energy += 0.5 * k * x * x;
+          energy += SpringEnergy(k, SpringPoly(m.jnt_stiffnesspoly, j), x);
           break;
         }
       }
@@ -53,7 +54,7 @@ void PotentialEnergy(const Model& m, Data& d) {
       const double length = d.ten_length[t], lower = m.tendon_lengthspring[t];
       const double upper = dead_bands ? m.tendon_lengthspring_upper[t] : lower;
       const double x = length > upper ? length - upper : length < lower ? length - lower : 0;
-      energy += 0.5 * m.tendon_stiffness[t] * x * x;
+      energy += SpringEnergy(m.tendon_stiffness[t], SpringPoly(m.tendon_stiffnesspoly, t), x);
     }
   }
   d.energy[0] = energy;

@@ -51,6 +51,25 @@ void BodyPoint(const Data& d, int body, const double* local, double* world) {
   AddTo3(world, d.xpos.data() + 3 * body);
 }
 
+// The frame of a weld's rotational residual when it is not body2's: site2's orientation in
+// body2 for a 3.x weld between sites (eq_frame2quat); null for identity (body welds, welds
+// whose site2 is not rotated, hand-built models without the field).
+const double* ResidualFrame(const Model& m, int e) {
+  if (m.eq_frame2quat.empty()) return nullptr;
+  const double* q = m.eq_frame2quat.data() + 4 * e;
+  return q[0] == 1 && q[1] == 0 && q[2] == 0 && q[3] == 0 ? nullptr : q;
+}
+
+// v (3) <- R(q)^T v: a vector given in body2's frame, expressed in the frame q (in body2).
+// Im(q^-1 x q) = R(q)^T Im(x), so the body form's residual q2^-1 q1 (s1 s2^-1) becomes 3.x's
+// (q2 s2)^-1 (q1 s1) with q = s2, and likewise its rate and velocity term.
+void IntoFrame(const double* q, double* v) {
+  double inv[4], out[3];
+  NegQuat(inv, q);
+  RotVecQuat(out, v, inv);
+  Copy3(v, out);
+}
+
 // rows (3 or 6 x n) = J(b1 at p1) - J(b2 at p2) over the union chain s.cols; returns n.
 int JacobianDifference(const Model& m, const Data& d, int b1, const double* p1, int b2,
                        const double* p2, bool rotation, EqualityScratch& s) {
@@ -140,6 +159,14 @@ void AddEqualityRows(const Model& m, Data& d) {
           MulQuat(u, t, q1rel);
           for (int c = 0; c < 3; ++c) rot[c * n + k] = 0.5 * torquescale * u[1 + c];
         }
+        if (const double* frame = ResidualFrame(m, e)) {
+          IntoFrame(frame, pos + 3);
+          for (int k = 0; k < n; ++k) {
+            double column[3] = {rot[k], rot[n + k], rot[2 * n + k]};
+            IntoFrame(frame, column);
+            for (int c = 0; c < 3; ++c) rot[c * n + k] = column[c];
+          }
+        }
         if (!AddRows(m, d, s.cols, s.rows, n, pos, 6, e)) return;
         break;
       }
@@ -221,6 +248,7 @@ void SubtractEqualityJdotv(const Model& m, Data& d) {
       MulQuat(u, t, q1r_dot);
       for (int c = 0; c < 4; ++c) sum[c] += 0.5 * u[c];
       const double torquescale = data[10];
+      if (const double* frame = ResidualFrame(m, e)) IntoFrame(frame, sum + 1);
       for (int c = 0; c < 3; ++c) aref[3 + c] -= 0.5 * torquescale * sum[1 + c];
     }
     row += count;

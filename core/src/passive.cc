@@ -30,10 +30,11 @@ void PassiveForces(const Model& m, Data& d) {
   for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] = 0;
   if (m.opt.Disabled(kDisablePassive)) return;
 
-  // springs: -k (q - q_spring), with quaternion differences for ball and free rotations
+  // springs: -k (q - q_spring), with quaternion differences for ball and free rotations;
+  // hinges and slides may have 3.x polynomial springs (SpringForce)
   for (int j = 0; j < m.njnt; ++j) {
     const double k = m.jnt_stiffness[j];
-    if (k == 0) continue;
+    if (k == 0 && !SpringPoly(m.jnt_stiffnesspoly, j)) continue;
     const int q = m.jnt_qposadr[j];
     const int v = m.jnt_dofadr[j];
     double dif[3];
@@ -49,7 +50,8 @@ void PassiveForces(const Model& m, Data& d) {
         break;
       case JointType::kSlide:
       case JointType::kHinge:
-        d.qfrc_passive[v] -= k * (d.qpos[q] - m.qpos_spring[q]);
+        d.qfrc_passive[v] += SpringForce(k, SpringPoly(m.jnt_stiffnesspoly, j),
+                                         d.qpos[q] - m.qpos_spring[q]);
         break;
     }
   }
@@ -59,12 +61,15 @@ void PassiveForces(const Model& m, Data& d) {
 
   // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L'), where the
   // spring rests anywhere in its dead band [lower, upper] (3.x; lower = upper without one)
+  // and may be a 3.x polynomial one (SpringForce)
   const bool dead_bands = m.tendon_lengthspring_upper.size() == static_cast<std::size_t>(m.ntendon);
   for (int t = 0; t < m.ntendon; ++t) {
     const double length = d.ten_length[t], lower = m.tendon_lengthspring[t];
     const double upper = dead_bands ? m.tendon_lengthspring_upper[t] : lower;
     const double stretch = length > upper ? length - upper : length < lower ? length - lower : 0;
-    const double force = -m.tendon_stiffness[t] * stretch - m.tendon_damping[t] * d.ten_velocity[t];
+    const double force =
+        SpringForce(m.tendon_stiffness[t], SpringPoly(m.tendon_stiffnesspoly, t), stretch) -
+        m.tendon_damping[t] * d.ten_velocity[t];
     if (force == 0) continue;
     const double* jac = d.ten_J.data() + t * m.nv;
     for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] += jac[i] * force;

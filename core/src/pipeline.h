@@ -72,6 +72,21 @@ void ActuatorVelocity(const Model& m, Data& d);
 // 14. com.cc: (qvel, cdof) => (cvel, cdof_dot)
 void ComVelocity(const Model& m, Data& d);
 
+// A spring of stiffness k and 3.x polynomial coefficients poly = {k2, k3} (null: linear) at
+// stretch x: its force -(k x + k2 x^2 + k3 x^3), as MuJoCo 3.12 computes it (measured), and its
+// potential energy k x^2/2 + k2 x^3/3 + k3 x^4/4 (the force's integral).
+inline double SpringForce(double k, const double* poly, double x) {
+  return poly ? -x * (k + x * (poly[0] + x * poly[1])) : -k * x;
+}
+inline double SpringEnergy(double k, const double* poly, double x) {
+  return poly ? x * x * (k / 2 + x * (poly[0] / 3 + x * poly[1] / 4)) : k * x * x / 2;
+}
+// (model) => jnt_stiffnesspoly / tendon_stiffnesspoly of joint or tendon i, null when linear
+inline const double* SpringPoly(const std::vector<double>& poly, int i) {
+  if (poly.empty() || (poly[2 * i] == 0 && poly[2 * i + 1] == 0)) return nullptr;
+  return poly.data() + 2 * i;
+}
+
 // 15. passive.cc: (qpos, qvel, ten_length, ten_velocity, cvel) => qfrc_passive: joint and
 // tendon springs and dampers, and the inertia-box fluid forces (opt.density, viscosity, wind).
 void PassiveForces(const Model& m, Data& d);

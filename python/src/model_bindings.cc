@@ -22,7 +22,7 @@ namespace {
   X(jnt_type, m.njnt, 0) X(jnt_qposadr, m.njnt, 0) X(jnt_dofadr, m.njnt, 0)                      \
   X(jnt_bodyid, m.njnt, 0) X(jnt_group, m.njnt, 0) X(jnt_limited, m.njnt, 0)                     \
   X(jnt_solref, m.njnt, kNRef) X(jnt_solimp, m.njnt, kNImp) X(jnt_pos, m.njnt, 3)                \
-  X(jnt_axis, m.njnt, 3) X(jnt_stiffness, m.njnt, 0) X(jnt_range, m.njnt, 2)                     \
+  X(jnt_axis, m.njnt, 3) X(jnt_stiffness, m.njnt, 0) X(jnt_stiffnesspoly, static_cast<long>(m.jnt_stiffnesspoly.size() / 2), 2) X(jnt_range, m.njnt, 2)                     \
   X(jnt_margin, m.njnt, 0) X(jnt_actfrclimited, m.njnt, 0) X(jnt_actfrcrange, m.njnt, 2)         \
   X(dof_bodyid, m.nv, 0) X(dof_jntid, m.nv, 0) X(dof_parentid, m.nv, 0) X(dof_Madr, m.nv, 0)     \
   X(dof_solref, m.nv, kNRef) X(dof_solimp, m.nv, kNImp) X(dof_frictionloss, m.nv, 0)             \
@@ -59,14 +59,14 @@ namespace {
   X(tendon_solref_lim, m.ntendon, kNRef) X(tendon_solimp_lim, m.ntendon, kNImp)                  \
   X(tendon_solref_fri, m.ntendon, kNRef) X(tendon_solimp_fri, m.ntendon, kNImp)                  \
   X(tendon_range, m.ntendon, 2) X(tendon_margin, m.ntendon, 0)                                   \
-  X(tendon_stiffness, m.ntendon, 0) X(tendon_damping, m.ntendon, 0)                              \
+  X(tendon_stiffness, m.ntendon, 0) X(tendon_stiffnesspoly, static_cast<long>(m.tendon_stiffnesspoly.size() / 2), 2) X(tendon_damping, m.ntendon, 0)                              \
   X(tendon_frictionloss, m.ntendon, 0) X(tendon_lengthspring, m.ntendon, 0) X(tendon_lengthspring_upper, m.ntendon, 0)                      \
   X(tendon_armature, m.ntendon, 0) X(tendon_actfrclimited, m.ntendon, 0)                         \
   X(tendon_actfrcrange, m.ntendon, 2)                                                            \
   X(tendon_length0, m.ntendon, 0) X(tendon_invweight0, m.ntendon, 0)                             \
   X(wrap_type, m.nwrap, 0) X(wrap_objid, m.nwrap, 0) X(wrap_prm, m.nwrap, 0)                     \
   X(eq_type, m.neq, 0) X(eq_obj1id, m.neq, 0) X(eq_obj2id, m.neq, 0) X(eq_active0, m.neq, 0)     \
-  X(eq_solref, m.neq, kNRef) X(eq_solimp, m.neq, kNImp) X(eq_data, m.neq, 11)                    \
+  X(eq_solref, m.neq, kNRef) X(eq_solimp, m.neq, kNImp) X(eq_data, m.neq, 11) X(eq_frame2quat, static_cast<long>(m.eq_frame2quat.size() / 4), 4)                    \
   X(pair_geom1, m.npair, 0) X(pair_geom2, m.npair, 0) X(pair_condim, m.npair, 0)                 \
   X(pair_solref, m.npair, kNRef) X(pair_solimp, m.npair, kNImp) X(pair_margin, m.npair, 0)       \
   X(geom_surfacevel, m.ngeom, 6) X(pair_gap, m.npair, 0) X(pair_friction, m.npair, 5) X(pair_solreffriction, m.npair, kNRef)   \

@@ -2,6 +2,9 @@
 // energy (energy.cc) and the damper force is -b v.
 // MuJoCo 3.x body gravcomp cancels that fraction of each body's weight (exactly, in qacc); a
 // 3.x tendon spring dead band exerts no force inside and pulls to its nearer end outside.
+// 3.x polynomial springs (stiffness "k k2 k3" on hinges, slides and tendons) give the forces
+// MuJoCo 3.12.1 gives (measured), are the gradient of their energy, and a class's coefficients
+// survive a shorter stiffness written on the element (as in 3.12).
 // The fluid forces are tested in fluid_test.cc.
 #include <cmath>
 #include <random>
@@ -11,6 +14,7 @@
 #include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/mjcf.h"
+#include "support/test_support.h"
 
 namespace gauss::test {
 namespace {
@@ -121,6 +125,88 @@ TEST(TendonSpring, DeadBandExertsNoForceInsideAndPullsToTheNearerEnd) {
     EXPECT_NE(std::string(e.what()).find("attribute 'springlength': the dead band"),
               std::string::npos) << e.what();
   }
+}
+
+// qfrc_passive of the single dof of `inside` (a model with one slide or hinge at qpos0)
+double PassiveForceAtStart(const std::string& inside) {
+  const Engine engine(LoadModelFromString("<mujoco><option gravity=\"0 0 0\"/>" + inside +
+                                              "</mujoco>", "poly.xml"));
+  Data d = engine.MakeData();
+  engine.Forward(d);
+  return d.qfrc_passive[0];
+}
+
+TEST(PolynomialSpring, ForcesAreThoseOfMujoco312) {
+  // a spatial tendon from the origin to a slide body at x = 3 (J = 1), springlength 1: stretch
+  // 2; and 0.5: stretch -0.5. MuJoCo 3.12.1 (measured, one unit step of a unit mass): -48,
+  // 0.75 for "2 3 4"; -4, -0.25 for "0 1 0" (the square keeps its sign: not x |x|)
+  auto tendon = [](const std::string& k, double x) {
+    return PassiveForceAtStart("<worldbody><site name=\"a\"/><body pos=\"" +
+                               std::to_string(x) + " 0 0\"><joint type=\"slide\" " +
+                               "axis=\"1 0 0\"/><geom size=\".1\" mass=\"1\"/><site " +
+                               "name=\"b\"/></body></worldbody><tendon><spatial stiffness=\"" +
+                               k + "\" springlength=\"1\"><site site=\"a\"/><site " +
+                               "site=\"b\"/></spatial></tendon>");
+  };
+  EXPECT_NEAR(tendon("2 3 4", 3), -48, 1e-12);
+  EXPECT_NEAR(tendon("2 3 4", 0.5), 0.75, 1e-12);
+  EXPECT_NEAR(tendon("0 1 0", 3), -4, 1e-12);
+  EXPECT_NEAR(tendon("0 1 0", 0.5), -0.25, 1e-12);
+  EXPECT_NEAR(tendon("0 0 1", 0.5), 0.125, 1e-12);
+  // joints: a slide at ref 3 with springref 1 ("0 1 0": -4), a hinge at -60 degrees ("1 2 3")
+  EXPECT_NEAR(PassiveForceAtStart(R"(<worldbody><body><joint type="slide" axis="1 0 0"
+      stiffness="0 1 0" ref="3" springref="1"/><geom size=".1"/></body></worldbody>)"), -4,
+              1e-12);
+  const double x = -M_PI / 3;
+  EXPECT_NEAR(PassiveForceAtStart(R"(<worldbody><body><joint axis="0 0 1" stiffness="1 2 3"
+      ref="-60"/><geom size=".1"/></body></worldbody>)"), -(x + 2 * x * x + 3 * x * x * x),
+              1e-12);
+  // a default class's "0 2 0" and the element's "1": (1, 2, 0), -2 - 8 at stretch 2 (3.12: -10)
+  EXPECT_NEAR(PassiveForceAtStart(R"(<default><tendon stiffness="0 2 0"/></default>
+      <worldbody><site name="a"/><body pos="3 0 0"><joint type="slide" axis="1 0 0"/>
+      <geom size=".1"/><site name="b"/></body></worldbody><tendon><spatial springlength="1"
+      stiffness="1"><site site="a"/><site site="b"/></spatial></tendon>)"), -10, 1e-12);
+}
+
+TEST(PolynomialSpring, ForceIsTheGradientOfItsEnergy) {
+  const auto m = LoadModelFromString(R"(<mujoco><option gravity="0 0 0"/><worldbody>
+      <site name="a" pos="0 0 1"/>
+      <body><joint name="h" axis="0 1 0" stiffness="2 -3 5" springref="10"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+        <body pos="0.5 0 0"><joint type="slide" axis="1 0 0" stiffness="0 4 -1"/>
+          <geom size="0.1"/><site name="b"/></body></body></worldbody>
+      <tendon><spatial stiffness="1 2 3" springlength="0.9 1"><site site="a"/><site site="b"/>
+      </spatial><fixed stiffness="0 0 7" springlength="0.1"><joint joint="h" coef="1"/>
+      </fixed></tendon></mujoco>)", "poly_energy.xml");
+  ASSERT_EQ(m->jnt_stiffnesspoly.size(), 4u);
+  EXPECT_EQ(m->tendon_stiffnesspoly[3], 7);
+  const Engine engine(m);
+  for (const double q0 : {0.4, -0.3}) {
+    Data d = engine.MakeData();
+    d.qpos = {q0, -0.2};
+    engine.Forward(d);
+    const std::vector<double> force = d.qfrc_passive;
+    // -dE/dq by central differences of the spring energy (no gravity)
+    for (int i = 0; i < 2; ++i) {
+      auto energy = [&](double h) {
+        Data e = engine.MakeData();
+        e.qpos = {q0, -0.2};
+        e.qpos[i] += h;
+        engine.Forward(e);
+        PotentialEnergy(*m, e);
+        return e.energy[0];
+      };
+      const double h = 1e-6;
+      const double gradient = (energy(h) - energy(-h)) / (2 * h);
+      EXPECT_NEAR(force[i], -gradient, 1e-6 * (1 + std::fabs(gradient))) << q0 << " " << i;
+      EXPECT_GT(std::fabs(force[i]), 0.1);
+    }
+  }
+  EXPECT_NE(test::ErrorMessage([] {
+              LoadModelFromString(R"(<mujoco><worldbody><body><joint type="ball"
+                  stiffness="1 2"/><geom size="1"/></body></worldbody></mujoco>)", "b.xml");
+            }).find("not supported yet: polynomial stiffness"),
+            std::string::npos);
 }
 
 }  // namespace

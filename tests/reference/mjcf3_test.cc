@@ -14,7 +14,9 @@
 // convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps.
 // cameras and MuJoCo's freejoint.xml check camera poses through frame and camprojection
 // sensors; connect, jdotv_connect_3d, jdotv_weld_3d and soft_weld the 3.12 connect/weld
-// semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set).
+// semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set); site_weld
+// the 3.x weld between rotated sites (rotation measured in site2's frame); poly_stiffness the
+// 3.x polynomial springs of joints and tendons.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -317,7 +319,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/connect",
                                            "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
-                                           "refsite_turn"));
+                                           "refsite_turn", "site_weld", "poly_stiffness"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -103,6 +103,7 @@
   X(Model, jnt_pos) \
   X(Model, jnt_axis) \
   X(Model, jnt_stiffness) \
+  X(Model, jnt_stiffnesspoly) \
   X(Model, jnt_range) \
   X(Model, jnt_margin) \
   X(Model, jnt_actfrclimited) \
@@ -245,6 +246,7 @@
   X(Model, tendon_range) \
   X(Model, tendon_margin) \
   X(Model, tendon_stiffness) \
+  X(Model, tendon_stiffnesspoly) \
   X(Model, tendon_damping) \
   X(Model, tendon_frictionloss) \
   X(Model, tendon_lengthspring) \
@@ -265,6 +267,7 @@
   X(Model, eq_solref) \
   X(Model, eq_solimp) \
   X(Model, eq_data) \
+  X(Model, eq_frame2quat) \
   X(Model, eq_name) \
   X(Model, pair_geom1) \
   X(Model, pair_geom2) \

@@ -96,6 +96,10 @@ struct Model {
   std::vector<double> jnt_pos;       // (njnt x 3) anchor in body frame
   std::vector<double> jnt_axis;      // (njnt x 3) unit axis in body frame ((0,0,1) for ball/free)
   std::vector<double> jnt_stiffness; // (njnt)
+  // (njnt x 2) 3.x polynomial stiffness: the coefficients of x^2 and x^3 of the spring force
+  // -(k x + k2 x^2 + k3 x^3), x = qpos - qpos_spring (hinge and slide joints); empty in
+  // hand-built models: linear springs
+  std::vector<double> jnt_stiffnesspoly;
   std::vector<double> jnt_range;     // (njnt x 2) limits (radians for hinge/ball)
   std::vector<double> jnt_margin;    // (njnt) limit activation margin
   // (njnt) MuJoCo 3.x actuatorfrclimited: clamp the total actuator force on the joint's dof
@@ -286,6 +290,9 @@ struct Model {
   std::vector<double> tendon_range;          // (ntendon x 2)
   std::vector<double> tendon_margin;         // (ntendon)
   std::vector<double> tendon_stiffness;      // (ntendon)
+  // (ntendon x 2) 3.x polynomial stiffness, as jnt_stiffnesspoly with x the stretch beyond
+  // the spring's dead band; empty in hand-built models: linear springs
+  std::vector<double> tendon_stiffnesspoly;
   std::vector<double> tendon_damping;        // (ntendon)
   std::vector<double> tendon_frictionloss;   // (ntendon)
   std::vector<double> tendon_lengthspring;   // (ntendon)
@@ -317,6 +324,10 @@ struct Model {
   std::vector<double> eq_solref;             // (neq x kNRef)
   std::vector<double> eq_solimp;             // (neq x kNImp)
   std::vector<double> eq_data;               // (neq x 11) type-specific data
+  // (neq x 4) 3.x weld between sites: site2's orientation in body2, the frame in which
+  // MuJoCo 3.x measures the rotational residual (eq_data's is body2's); empty in hand-built
+  // models: identity for every constraint
+  std::vector<double> eq_frame2quat;
   std::vector<std::string> eq_name;          // (neq)
 
   // ---------------------------------------------------------------- explicit contact pairs

@@ -292,6 +292,13 @@ void ExpandBelow(XmlElement* e, const std::map<std::string, std::string>& models
   }
 }
 
+// (model file) => the name MuJoCo gives it: its root's `model` attribute, else "MuJoCo Model"
+std::string ModelName(const std::string& path) {
+  const XmlElement root = ReadXmlFile(path);
+  const std::string* model = root.Find("model");
+  return model ? *model : "MuJoCo Model";
+}
+
 bool HasAttach(const XmlElement& e) {
   for (const XmlElement& c : e.children) {
     if (c.name == "attach" || HasAttach(c)) return true;
@@ -311,13 +318,14 @@ void ExpandIn(XmlElement* root, int depth) {
         continue;
       }
       RequireAttribute(a, "file");
-      std::string name = *a.Find("file");
-      const std::size_t slash = name.find_last_of('/');
-      if (slash != std::string::npos) name = name.substr(slash + 1);
-      name = name.substr(0, name.rfind('.'));
-      ReadString(a, "name", &name);
       const std::string& file = *a.Find("file");
-      models[name] = file.empty() || file[0] == '/' ? file : Folder(a.file) + file;
+      const std::string path = file.empty() || file[0] == '/' ? file : Folder(a.file) + file;
+      std::string name;
+      ReadString(a, "name", &name);
+      // as MuJoCo 3.12 does (measured): without `name`, the model is known by the `model`
+      // attribute of the file's root, MuJoCo's default "MuJoCo Model" if it has none
+      if (!a.Find("name")) name = ModelName(path);
+      models[name] = path;
     }
     s.children = std::move(kept);
   }

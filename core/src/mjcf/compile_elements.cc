@@ -277,7 +277,8 @@ void CompileTendons(CompileContext* c) {
     Append(&m.tendon_solimp_fri, t.solimp_friction);
     Append(&m.tendon_range, t.range);
     m.tendon_margin.push_back(t.margin);
-    m.tendon_stiffness.push_back(t.stiffness);
+    m.tendon_stiffness.push_back(t.stiffness[0]);
+    m.tendon_stiffnesspoly.insert(m.tendon_stiffnesspoly.end(), t.stiffness + 1, t.stiffness + 3);
     m.tendon_damping.push_back(t.damping);
     m.tendon_frictionloss.push_back(t.frictionloss);
     m.tendon_lengthspring.push_back(t.springlength);  // negative: see ResolveTendonSpringLengths
@@ -323,9 +324,11 @@ void ResolveTendonSpringLengths(CompileContext* c) {
 // A 3.x connect or weld between two sites, written in the body form the kernel uses: the
 // points are the sites (site1 on body1, site2 on body2) and, for weld, the relative
 // orientation makes the two site frames coincide: q1 s1 = q2 s2 <=> q2^-1 q1 (s1 s2^-1) = 1.
-// (spec, sites) => (body ids, eq_data)
+// MuJoCo 3.x measures that rotation in site2's frame, Im((q2 s2)^-1 q1 s1), which is the
+// body form's residual rotated by s2^-1: frame2 = s2 (identity for a connect).
+// (spec, sites) => (body ids, eq_data, frame2)
 void SiteEquality(const CompileContext& c, const EqualitySpec& q, int* id1, int* id2,
-                  double data[11]) {
+                  double data[11], double frame2[4]) {
   const Model& m = *c.m;
   const int s1 = c.site_names.Require(q.name1, q.src, "site1", "site");
   const int s2 = c.site_names.Require(q.name2, q.src, "site2", "site");
@@ -336,13 +339,7 @@ void SiteEquality(const CompileContext& c, const EqualitySpec& q, int* id1, int*
     for (int k = 0; k < 3; ++k) data[3 + k] = m.site_pos[3 * s2 + k];
     return;
   }
-  // MuJoCo 3.x measures the weld's rotation in site2's frame, the kernel in body2's: the two
-  // agree when site2 is not rotated in its body
-  const double* quat2 = &m.site_quat[4 * s2];
-  if (quat2[0] != 1 || quat2[1] != 0 || quat2[2] != 0 || quat2[3] != 0) {
-    throw Error(q.src.Where("site2"), "not supported yet: a weld whose site2 is rotated in its "
-                                      "body (the rotation would be measured in another frame)");
-  }
+  for (int k = 0; k < 4; ++k) frame2[k] = m.site_quat[4 * s2 + k];
   for (int k = 0; k < 3; ++k) data[k] = m.site_pos[3 * s2 + k];
   for (int k = 0; k < 3; ++k) data[3 + k] = m.site_pos[3 * s1 + k];
   double inv2[4];
@@ -356,9 +353,10 @@ void CompileEqualities(CompileContext* c) {
   for (const EqualitySpec& q : c->spec->equalities) {
     c->equality_names.Add(q.name, m.neq++, q.src, "equality constraint");
     double data[11] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    double frame2[4] = {1, 0, 0, 0};
     int id1 = -1, id2 = -1;
     if (q.sites) {
-      SiteEquality(*c, q, &id1, &id2, data);
+      SiteEquality(*c, q, &id1, &id2, data, frame2);
     } else if (q.type == EqType::kConnect || q.type == EqType::kWeld) {
       id1 = c->body_names.Require(q.name1, q.src, "body1", "body");
       id2 = q.name2.empty() ? 0 : c->body_names.Require(q.name2, q.src, "body2", "body");
@@ -412,6 +410,7 @@ void CompileEqualities(CompileContext* c) {
     Append(&m.eq_solref, q.solref);
     Append(&m.eq_solimp, q.solimp);
     Append(&m.eq_data, data);
+    Append(&m.eq_frame2quat, frame2);
     m.eq_name.push_back(q.name);
   }
 }

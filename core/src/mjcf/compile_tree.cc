@@ -267,7 +267,13 @@ void CompileJoints(CompileContext* c, int b, int parent) {
     m.jnt_solimp.insert(m.jnt_solimp.end(), j.solimp_limit, j.solimp_limit + kNImp);
     m.jnt_pos.insert(m.jnt_pos.end(), pos, pos + 3);
     m.jnt_axis.insert(m.jnt_axis.end(), axis, axis + 3);
-    m.jnt_stiffness.push_back(j.stiffness);
+    m.jnt_stiffness.push_back(j.stiffness[0]);
+    const bool polynomial = j.stiffness[1] != 0 || j.stiffness[2] != 0;
+    if (polynomial && (j.type == JointType::kBall || j.type == JointType::kFree)) {
+      throw Error(j.src.Where("stiffness"), "not supported yet: polynomial stiffness (2 or 3 "
+                                            "values) on a ball or free joint");
+    }
+    m.jnt_stiffnesspoly.insert(m.jnt_stiffnesspoly.end(), j.stiffness + 1, j.stiffness + 3);
     m.jnt_range.insert(m.jnt_range.end(), range, range + 2);
     m.jnt_margin.push_back(j.margin);
     CompileActuatorForceRange(*c, j, &m);

@@ -139,7 +139,7 @@ void ReadJointAttributes(const XmlElement& e, JointSpec* j) {
   ReadNumbers(e, "solimplimit", j->solimp_limit, kNImp, false);
   ReadNumbers(e, "solreffriction", j->solref_friction, kNRef, false);
   ReadNumbers(e, "solimpfriction", j->solimp_friction, kNImp, false);
-  ReadNumber(e, "stiffness", &j->stiffness);
+  ReadNumbers(e, "stiffness", j->stiffness, 3, false);  // 3.x polynomial: 1..3 values
   ReadNumbers(e, "range", j->range, 2);
   ReadNumber(e, "margin", &j->margin);
   ReadNumber(e, "ref", &j->ref);
@@ -157,6 +157,10 @@ void ReadJointAttributes(const XmlElement& e, JointSpec* j) {
 // (geom attributes) => (template or element)
 void ReadGeomAttributes(const XmlElement& e, GeomSpec* g) {
   int type = 0;
+  // 3.x signed-distance geoms need SDF plugins (docs/mjcf.md, "MuJoCo 3.x")
+  if (const std::string* t = e.Find("type"); t && *t == "sdf") {
+    NotSupported(e, "geom type=\"sdf\" (MuJoCo 3.x SDF plugins)", "type");
+  }
   if (ReadKeyword(e, "type", kGeomTypes, &type)) g->type = static_cast<GeomType>(type);
   ReadInt(e, "contype", &g->contype);
   ReadInt(e, "conaffinity", &g->conaffinity);
@@ -404,7 +408,7 @@ void ReadTendonAttributes(const XmlElement& e, TendonSpec* t) {
   ReadLimited(e, "actuatorfrclimited", &t->actfrclimited);
   ReadNumbers(e, "actuatorfrcrange", t->actfrcrange, 2);
   ReadNumber(e, "margin", &t->margin);
-  ReadNumber(e, "stiffness", &t->stiffness);
+  ReadNumbers(e, "stiffness", t->stiffness, 3, false);  // 3.x polynomial: 1..3 values
   ReadNumber(e, "damping", &t->damping);
   ReadString(e, "material", &t->material);
   // visual-only attributes: checked, not stored

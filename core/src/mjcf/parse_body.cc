@@ -66,6 +66,8 @@ VisualObjectSpec ReadLight(const XmlElement& e, const ModelSpec& spec, int child
   int type = 0;
   ReadKeyword(e, "type", {"spot", "directional", "point", "image"}, &type);
   for (const char* a : {"bulbradius", "intensity", "range"}) ReadNumber(e, a, buf);
+  std::string texture;  // 3.x image-based lighting (type="image"): visual only
+  ReadString(e, "texture", &texture);
   return v;
 }
 

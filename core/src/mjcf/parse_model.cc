@@ -24,6 +24,15 @@ void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
   int k = 0;
   if (ReadKeyword(e, "coordinate", {"local", "global"}, &k)) c->global = k == 1;
   if (ReadKeyword(e, "angle", {"radian", "degree"}, &k)) c->degree = k == 1;
+  // 3.x: what <attach> does when the attached model's options differ. "warning" (the default)
+  // keeps the parent's, which is what Gauss's attach does (it never takes the child's
+  // <option>); 3.12's "merge" (min timestep, max iterations, union of disabled flags, ...)
+  // and "error" are refused.
+  if (ReadKeyword(e, "conflict", {"warning", "merge", "error"}, &k) && k != 0) {
+    NotSupported(e, std::string("compiler conflict=\"") + (k == 1 ? "merge" : "error") +
+                        "\" (attach keeps the parent's options, as \"warning\" does)",
+                 "conflict");
+  }
   ReadBool(e, "fitaabb", &flag);
   if (ReadString(e, "eulerseq", &c->eulerseq) && !ValidEulerSeq(c->eulerseq)) {
     throw Error(e.Where("eulerseq"), "expected 3 letters from x, y, z, X, Y, Z, found '" +
@@ -164,10 +173,30 @@ void ReadStatistic(const XmlElement& e, StatisticSpec* s) {
   ReadNumbers(e, "center", buf, 3);
 }
 
+// <custom><text> and <tuple> (no physics, no Model field): checked, not stored. A tuple
+// element names an object by type and name (checked to be a string) with a number prm.
+void CheckCustomTextOrTuple(const XmlElement& c) {
+  std::string text;
+  ReadString(c, "name", &text);
+  if (c.name == "text") {
+    RequireAttribute(c, "data");
+    return;
+  }
+  for (const XmlElement& element : c.children) {
+    RequireAttribute(element, "objtype");
+    RequireAttribute(element, "objname");
+    double prm = 0;
+    ReadNumber(element, "prm", &prm);
+  }
+}
+
 // (<custom>) => (spec.numerics)
 void ReadCustom(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
-    if (c.name != "numeric") NotSupported(c, "custom " + c.name);
+    if (c.name == "text" || c.name == "tuple") {
+      CheckCustomTextOrTuple(c);
+      continue;
+    }
     NumericSpec n;
     n.src = SourceOf(c);
     n.name = RequireAttribute(c, "name");

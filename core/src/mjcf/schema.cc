@@ -68,7 +68,7 @@ const Names kCamera = Cat({{"fovy", "ipd", "pos", "mode", "user",
 const Names kLight = {"pos", "dir", "directional", "castshadow", "active", "attenuation",
                       "cutoff", "exponent", "ambient", "diffuse", "specular", "mode",
                       // 3.x
-                      "type", "bulbradius", "intensity", "range"};
+                      "type", "bulbradius", "intensity", "range", "texture"};
 const Names kPair = {"condim", "friction", "solref", "solimp", "gap", "margin",
                      "solreffriction"};  // 3.x
 const Names kEquality = {"active", "solref", "solimp"};
@@ -113,7 +113,7 @@ Rule CompilerRule() {
                "texturedir", "discardvisual", "convexhull", "usethread", "fusestatic",
                "inertiafromgeom", "inertiagrouprange", "exactmeshinertia",
                // 3.x
-               "assetdir", "alignfree", "saveinertial"},
+               "assetdir", "alignfree", "saveinertial", "conflict"},
               {One("lengthrange", {"mode", "useexisting", "uselimit", "accel", "maxforce",
                                    "timeconst", "timestep", "inttotal", "inteval", "tolrange"})});
 }
@@ -190,7 +190,6 @@ Rule DefaultRule() {
 Rule CustomRule() {
   Rule text = Many("text", {"name", "data"});
   Rule tuple = Many("tuple", {"name"}, {Many("element", {"objtype", "objname", "prm"})});
-  text.opaque = tuple.opaque = true;  // refused by the parser ("not supported yet")
   return Many("custom", {}, {Many("numeric", {"name", "size", "data"}), text, tuple});
 }
 

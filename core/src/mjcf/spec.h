@@ -64,7 +64,7 @@ struct JointSpec {
   double solimp_limit[kNImp] = {0.9, 0.95, 0.001, 0.5, 2};
   double solref_friction[kNRef] = {0.02, 1};
   double solimp_friction[kNImp] = {0.9, 0.95, 0.001, 0.5, 2};
-  double stiffness = 0;
+  double stiffness[3] = {0, 0, 0};  // 3.x: 1..3 polynomial coefficients (k x + k2 x^2 + k3 x^3)
   double range[2] = {0, 0};
   double margin = 0;
   double ref = 0;
@@ -305,7 +305,7 @@ struct TendonSpec {
   int actfrclimited = 0;
   double actfrcrange[2] = {0, 0};
   double margin = 0;
-  double stiffness = 0;
+  double stiffness[3] = {0, 0, 0};  // 3.x: 1..3 polynomial coefficients, as for joints
   double damping = 0;
   std::string material;  // visual; checked to exist
   std::vector<WrapSpec> path;

@@ -119,6 +119,29 @@ TEST(Attach, RefusesWhatItCannotGraft) {
             std::string::npos);
 }
 
+// MuJoCo 3.12 (measured): an unnamed <model> asset is known by its file's `model` attribute
+// (attach_arm.xml: "arm"), not by the file's stem, and "MuJoCo Model" when the
+// file's root has none.
+TEST(Attach, AnUnnamedModelAssetTakesTheModelNameOfItsFile) {
+  auto m = Load(R"(<asset><model file="attach_arm.xml"/></asset><worldbody>
+      <attach model="arm" body="base" prefix="a_"/></worldbody>)");
+  EXPECT_GE(Index(m->body_name, "a_base"), 0);
+  EXPECT_NE(ErrorOf(R"(<asset><model file="attach_arm.xml"/></asset><worldbody>
+      <attach model="attach_arm" body="base" prefix="a"/></worldbody>)")
+                .find("unknown model asset 'attach_arm'"),
+            std::string::npos);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "gauss_attach_unnamed_test.xml").string();
+  {
+    std::ofstream f(path);
+    f << R"(<mujoco><worldbody><body name="b"><geom size="1"/></body></worldbody></mujoco>)";
+  }
+  const std::string error = ErrorOf("<asset><model file=\"" + path + R"("/></asset><worldbody>
+      <attach model="MuJoCo Model" body="b" prefix="u"/></worldbody>)");
+  std::remove(path.c_str());
+  EXPECT_EQ(error, "");
+}
+
 TEST(Attach, AModelAttachingItselfIsAnError) {
   const std::string path =
       (std::filesystem::temp_directory_path() / "gauss_attach_self_test.xml").string();

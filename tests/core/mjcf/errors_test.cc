@@ -184,8 +184,8 @@ TEST(MjcfErrors, MissingModelFile) {
 }
 
 TEST(MjcfErrors, NotSupportedYetNamesTheFeature) {
-  ExpectLoadError("bad_custom_text.xml",
-                  {"bad_custom_text.xml", 3, "text", "", "not supported yet: custom text"});
+  ExpectLoadError("bad_flexcomp.xml",
+                  {"bad_flexcomp.xml", 3, "flexcomp", "", "not supported yet: <flexcomp>"});
 }
 
 TEST(MjcfErrors, MissingMeshFile) {

@@ -228,10 +228,13 @@ TEST(Mjcf3, SiteConnectAndWeldCompileToTheirBodies) {
   EXPECT_EQ(w[5], 0.3);  // site1 in body1
   EXPECT_NEAR(w[6], std::cos(20 * M_PI / 180), 1e-15);  // relquat = site1's orientation
   EXPECT_NEAR(w[9], std::sin(20 * M_PI / 180), 1e-15);
-  const std::string rotated = ErrorOf(std::string("<mujoco><worldbody>") + bodies +
-                                      R"(</worldbody><equality><weld site1="w" site2="sa"/>
-                                      </equality></mujoco>)");
-  EXPECT_TRUE(Contains(rotated, "not supported yet: a weld whose site2 is rotated")) << rotated;
+  // the rotational residual's frame: site2's orientation in body2 (identity for w)
+  EXPECT_EQ(m->eq_frame2quat[4], 1);
+  auto rotated = LoadModelFromString(std::string("<mujoco><worldbody>") + bodies +
+                                     R"(</worldbody><equality><weld site1="w" site2="sa"/>
+                                     </equality></mujoco>)", "s.xml");
+  EXPECT_NEAR(rotated->eq_frame2quat[0], std::cos(20 * M_PI / 180), 1e-15);
+  EXPECT_NEAR(rotated->eq_frame2quat[3], std::sin(20 * M_PI / 180), 1e-15);
   const std::string half = ErrorOf(std::string("<mujoco><worldbody>") + bodies +
                                    R"(</worldbody><equality><connect site1="sa"/></equality>
                                    </mujoco>)");
@@ -490,6 +493,33 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
     const std::string e = ErrorOf(std::string("<mujoco>") + c.xml + "</mujoco>");
     EXPECT_TRUE(Contains(e, c.expected)) << c.xml << "\n  gave: " << e;
   }
+}
+
+// Elements and attributes without physics that 3.x files write: custom text and tuple (checked,
+// not stored), light texture (image-based lighting); compiler conflict: "warning" is Gauss's
+// attach behavior, "merge" and "error" are refused where written.
+TEST(Mjcf3, CustomTextTupleLightTextureAndAttachConflict) {
+  auto m = Load(R"(<geom name="g" size="0.1"/><light type="image" texture="sky"/>)",
+                R"(<compiler conflict="warning"/><asset><texture name="sky" type="skybox"
+                   builtin="gradient" width="8" height="8"/></asset><custom>
+                   <numeric name="n" data="1 2"/><text name="t" data="abc"/><tuple name="tu">
+                   <element objtype="geom" objname="g" prm="2"/></tuple></custom>)");
+  EXPECT_EQ(m->nnumeric, 1);
+  EXPECT_EQ(m->numeric_data[1], 2);
+  const std::string no_data = ErrorOf(R"(<mujoco><custom><text name="t"/></custom></mujoco>)");
+  EXPECT_TRUE(Contains(no_data, "attribute 'data': required attribute missing")) << no_data;
+  const std::string no_name = ErrorOf(R"(<mujoco><custom><tuple name="tu"><element
+      objtype="geom"/></tuple></custom></mujoco>)");
+  EXPECT_TRUE(Contains(no_name, "attribute 'objname': required attribute missing")) << no_name;
+  const std::string merge = ErrorOf(R"(<mujoco><compiler conflict="merge"/></mujoco>)");
+  EXPECT_TRUE(Contains(merge, "compiler', attribute 'conflict': not supported yet: compiler "
+                              "conflict=\"merge\"")) << merge;
+  const std::string bad = ErrorOf(R"(<mujoco><compiler conflict="ignore"/></mujoco>)");
+  EXPECT_TRUE(Contains(bad, "attribute 'conflict'")) << bad;
+  // an SDF geom is refused by name, not as an unknown geom type
+  const std::string sdf = ErrorOf(R"(<mujoco><asset><mesh name="m" vertex="0 0 0 1 0 0 0 1 0
+      0 0 1"/></asset><worldbody><geom type="sdf" mesh="m"/></worldbody></mujoco>)");
+  EXPECT_TRUE(Contains(sdf, "attribute 'type': not supported yet: geom type=\"sdf\"")) << sdf;
 }
 
 }  // namespace
