@@ -265,16 +265,16 @@ struct Ilqr::Impl {
 
   // Inner iLQR solve of the current merit (J plus the constraint terms for the current lambda
   // and rho) from the current trajectory, until convergence, a failed line search at the
-  // largest mu, or p.max_iterations passes in `result` (counted over all inner solves).
+  // largest mu, or `iteration_limit` passes in `result` (counted over all inner solves).
   // Reads/writes the trajectory, merit (of the current trajectory) and result's history and
   // iterations; sets result.stop_reason and result.converged for this solve.
-  void Minimize(const std::vector<double>& start, double& merit, int outer,
+  void Minimize(const std::vector<double>& start, double& merit, int outer, int iteration_limit,
                 const std::function<double()>& elapsed, IlqrResult& result) {
     double mu = 1e-6;
     const double mu_min = 1e-9, mu_max = 1e10;
     result.stop_reason = "iteration limit";
     result.converged = false;
-    while (result.iterations < p.max_iterations) {
+    while (result.iterations < iteration_limit) {
       // after a failed line search the trajectory is unchanged: only the regularization grows
       if (!linearized) Linearize();
       linearized = true;
@@ -394,7 +394,12 @@ IlqrResult Ilqr::Solve(const Data& start, std::vector<double> controls) {
   // Jacobians carry over from one inner solve to the next, only the terminal cost changes
   const int outer_max = s.constrained ? gc.max_outer : 1;
   for (int outer = 0; outer < outer_max; ++outer) {
-    s.Minimize(start_state, merit, outer, elapsed, result);
+    // each inner solve may use an equal share of the passes left: on contact problems iLQR's
+    // tail is slow (many tiny decreases or failed line searches), and a first inner solve that
+    // took the whole budget would leave none for the multiplier updates
+    const int outer_left = outer_max - outer;
+    const int share = (problem_.max_iterations - result.iterations + outer_left - 1) / outer_left;
+    s.Minimize(start_state, merit, outer, result.iterations + share, elapsed, result);
     result.outer_iterations = outer + 1;
     if (!s.constrained) break;
     result.constraint_met = s.Violation() <= gc.tolerance;
