@@ -49,7 +49,8 @@ def main():
     ax_cost.set_xlabel("iteration")
     ax_vio.set_xlabel("iteration")
     ax_cost.set_ylabel("cost J")
-    ax_vio.set_ylabel("goal violation (max |c|; dotted: new outer iteration)")
+    ax_vio.set_ylabel("goal violation max |c|")
+    ax_vio.set_title("dotted: a new outer iteration", fontsize=8)
     for ax in (ax_cost, ax_vio):
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
