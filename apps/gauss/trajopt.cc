@@ -26,8 +26,9 @@ const char* kUsage =
     "usage: gauss trajopt PROBLEM.yaml --out DIR [--set KEY=VALUE]...\n\n"
     "Optimizes the controls of a simulation with iLQR on finite-difference or implicit\n"
     "Jacobians. PROBLEM.yaml names the model, the horizon, the start and goal states, the cost\n"
-    "weights, the initial controls, the derivative method and the treatment of control limits\n"
-    "(docs/derivatives.md). --set adds engine settings after the file's own `set` list.";
+    "weights, the initial controls, the derivative method, the treatment of control limits\n"
+    "and, optionally, the goal as a hard terminal constraint (goal_constraint: augmented\n"
+    "Lagrangian; docs/derivatives.md). --set adds engine settings after the file's own `set` list.";
 
 // Where in PROBLEM.yaml, for error messages.
 Error BadKey(const std::string& file, const YAML::Node& node, const std::string& what) {
@@ -114,6 +115,35 @@ void ReadModelParts(const std::string& path, const Model& m, Problem& pr) {
   pr.ilqr.running_qpos_weight = DofVector(path, Child(cost["running"], "qpos"), m.nv, "cost.running.qpos");
   pr.ilqr.running_qvel_weight = DofVector(path, Child(cost["running"], "qvel"), m.nv, "cost.running.qvel");
   if (cost["control"]) pr.ilqr.control_weight = cost["control"].as<double>();
+  if (const YAML::Node wps = root["waypoints"]) {
+    if (!wps.IsSequence()) throw BadKey(path, wps, "waypoints: expected a list of {step, qpos, ...}");
+    for (const YAML::Node& w : wps) {
+      if (!w.IsMap() || !w["step"] || !w["qpos"]) {
+        throw BadKey(path, w, "waypoints: each entry needs step and qpos (weights under cost)");
+      }
+      IlqrWaypoint wp;
+      wp.step = w["step"].as<int>();
+      wp.qpos = DofVector(path, w["qpos"], m.nq, "waypoints.qpos");
+      wp.qvel = DofVector(path, w["qvel"], m.nv, "waypoints.qvel");
+      wp.qpos_weight = DofVector(path, Child(w["cost"], "qpos"), m.nv, "waypoints.cost.qpos");
+      wp.qvel_weight = DofVector(path, Child(w["cost"], "qvel"), m.nv, "waypoints.cost.qvel");
+      pr.ilqr.waypoints.push_back(wp);
+    }
+  }
+  if (const YAML::Node gc = root["goal_constraint"]) {
+    if (!gc.IsMap()) throw BadKey(path, gc, "goal_constraint: expected a map (qpos, qvel, tolerance, ...)");
+    IlqrGoalConstraint& c = pr.ilqr.goal_constraint;
+    c.qpos = DofVector(path, gc["qpos"], m.nv, "goal_constraint.qpos");
+    c.qvel = DofVector(path, gc["qvel"], m.nv, "goal_constraint.qvel");
+    if (!c.enabled()) {
+      throw BadKey(path, gc, "goal_constraint: qpos or qvel must give some entry a nonzero scale");
+    }
+    if (gc["tolerance"]) c.tolerance = gc["tolerance"].as<double>();
+    if (gc["penalty"]) c.penalty = gc["penalty"].as<double>();
+    if (gc["penalty_scale"]) c.penalty_scale = gc["penalty_scale"].as<double>();
+    if (gc["penalty_max"]) c.penalty_max = gc["penalty_max"].as<double>();
+    if (gc["max_outer"]) c.max_outer = gc["max_outer"].as<int>();
+  }
   if (const YAML::Node start = root["start"]) {
     pr.start_qpos = DofVector(path, start["qpos"], m.nq, "start.qpos");
     pr.start_qvel = DofVector(path, start["qvel"], m.nv, "start.qvel");
@@ -129,10 +159,11 @@ void WriteOutputs(const std::string& dir, const Model& m, const IlqrResult& r, d
   fs::create_directories(dir);
   {
     std::ofstream out(dir + "/cost.csv");
-    out << "iteration,cost,step,mu,seconds\n";
+    out << "iteration,cost,step,mu,seconds,violation,outer\n";
     for (std::size_t i = 0; i < r.history.size(); ++i) {
       const auto& it = r.history[i];
-      out << i << ',' << it.cost << ',' << it.step << ',' << it.mu << ',' << it.seconds << '\n';
+      out << i << ',' << it.cost << ',' << it.step << ',' << it.mu << ',' << it.seconds << ','
+          << it.violation << ',' << it.outer << '\n';
     }
   }
   {
@@ -157,8 +188,10 @@ void WriteOutputs(const std::string& dir, const Model& m, const IlqrResult& r, d
     std::ofstream gp(dir + "/cost.gp");
     gp << "set terminal pngcairo noenhanced size 640,400\nset output '" << dir << "/cost.png'\n"
        << "set datafile separator ','\nset logscale y\nset xlabel 'iteration'\n"
-       << "set ylabel 'cost'\nset grid\nset title '" << title << "'\n"
-       << "plot '" << dir << "/cost.csv' every ::1 using 1:2 with linespoints lw 2 pt 7 notitle\n";
+       << "set ylabel 'cost'\nset y2label 'goal violation'\nset logscale y2\nset ytics nomirror\n"
+       << "set y2tics\nset grid\nset key top right\nset title '" << title << "'\n"
+       << "plot '" << dir << "/cost.csv' every ::1 using 1:2 with linespoints lw 2 pt 7 title 'cost',"
+       << " '' every ::1 using 1:6 axes x1y2 with lines lw 1 dt 2 title 'violation'\n";
   }
   RunGnuplot(gnuplot, dir + "/cost.gp", dir + "/gnuplot.log");
 }
@@ -203,7 +236,13 @@ int TrajoptCommand(const std::vector<std::string>& argv) {
           << (pr.ilqr.control_limits == IlqrControlLimits::kBox ? "box" : "clamp")
           << "\ninitial_cost: " << r.history.front().cost << "\nfinal_cost: " << r.cost
           << "\ngoal_violation: " << r.goal_violation << "\niterations: " << r.iterations
-          << "\nconverged: " << (r.converged ? "true" : "false") << "\nstop: " << r.stop_reason << "\nwall_time_s: " << r.seconds
+          << "\nconverged: " << (r.converged ? "true" : "false");
+  if (pr.ilqr.goal_constraint.enabled()) {
+    summary << "\ngoal_constraint: augmented_lagrangian\nconstraint_violation: " << r.constraint_violation
+            << "\nconstraint_met: " << (r.constraint_met ? "true" : "false")
+            << "\nouter_iterations: " << r.outer_iterations << "\npenalty: " << r.penalty;
+  }
+  summary << "\nstop: " << r.stop_reason << "\nwall_time_s: " << r.seconds
           << '\n';
   std::ofstream(out_dir + "/summary.yaml") << summary.str();
   std::printf("%s", summary.str().c_str());
