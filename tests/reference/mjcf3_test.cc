@@ -15,6 +15,8 @@
 // cameras and MuJoCo's freejoint.xml check camera poses through frame and camprojection
 // sensors; connect, jdotv_connect_3d, jdotv_weld_3d and soft_weld the 3.12 connect/weld
 // semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set).
+// actgravcomp checks joint actuatorgravcomp (clamped by actuatorfrcrange), eulerdamp the Euler
+// integrator with explicit damping, tausmooth the muscles' blended activation time constant.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -300,7 +302,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "actgroup", "mujoco/actuator_group_disable",
                                            "mujoco/connect",
                                            "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
-                                           "mujoco/soft_weld", "cameras", "mujoco/freejoint"));
+                                           "mujoco/soft_weld", "cameras", "mujoco/freejoint",
+                                           "actgravcomp", "eulerdamp", "tausmooth"));
 
 }  // namespace
 }  // namespace gauss::test
