@@ -139,9 +139,9 @@ TEST(Engine, DivergentStateIsKeptWithAutoresetDisabled) {
   Data d = engine.MakeData();
   d.qvel[1] = std::nan("");
   engine.Step(d);
-  engine.Step(d);
-  EXPECT_EQ(d.warning_count[static_cast<int>(Warning::kBadQvel)], 2);
   EXPECT_EQ(d.warning_index[static_cast<int>(Warning::kBadQvel)], 1);
+  engine.Step(d);  // the NaN has spread to every dof
+  EXPECT_EQ(d.warning_count[static_cast<int>(Warning::kBadQvel)], 2);
   EXPECT_GE(d.warning_count[static_cast<int>(Warning::kBadQacc)], 1);
   EXPECT_TRUE(std::isnan(d.qvel[1]));
   EXPECT_NEAR(d.time, 2 * engine.model().opt.timestep, 1e-15);
