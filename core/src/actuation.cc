@@ -337,7 +337,7 @@ void ClampTendonActuatorForces(const Model& m, Data& d) {
 
 }  // namespace
 
-// (actuator_force, actuator_moment) => (actuator_force scaled to the tendons'
+// (actuator_force, actuator_moment, qfrc_gravcomp) => (actuator_force scaled to the tendons'
 // actuatorfrcrange, then clamped to forcerange; qfrc_actuator)
 void ActuatorToJointForces(const Model& m, Data& d) {
   std::fill(d.qfrc_actuator.begin(), d.qfrc_actuator.end(), 0.0);
@@ -353,6 +353,14 @@ void ActuatorToJointForces(const Model& m, Data& d) {
     const double* moment = d.actuator_moment.data() + a * m.nv;
     const int* span = d.actuator_moment_span.data() + 2 * a;
     for (int i = span[0]; i < span[1]; ++i) d.qfrc_actuator[i] += moment[i] * force;
+  }
+  // MuJoCo 3.x actuatorgravcomp: the joint's gravity compensation is an actuator force, and
+  // counts in its actuatorfrcrange; none without actuators or with actuation disabled (MuJoCo
+  // 3.12.1, measured: the force is then lost, not moved back to qfrc_passive)
+  if (!m.jnt_actgravcomp.empty() && m.nu > 0 && !m.opt.Disabled(kDisableActuation)) {
+    for (int i = 0; i < m.nv; ++i) {
+      if (m.jnt_actgravcomp[m.dof_jntid[i]]) d.qfrc_actuator[i] += d.qfrc_gravcomp[i];
+    }
   }
   // MuJoCo 3.x joint actuatorfrcrange: the sum of all actuators' forces on a hinge or slide
   // joint is clamped; on ball and free joints the range has no effect (MuJoCo 3.12.1, measured)

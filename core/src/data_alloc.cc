@@ -69,6 +69,7 @@ void ForEachArray(const Model& m, Data& d, Fn&& fn) {
   fn(d.cdof_dot, 6 * m.nv);
   fn(d.qfrc_bias, m.nv);
   fn(d.qfrc_passive, m.nv);
+  fn(d.qfrc_gravcomp, m.nv);
   fn(d.actuator_length, m.nu);
   fn(d.actuator_velocity, m.nu);
   fn(d.actuator_moment, m.nu * m.nv);

@@ -279,15 +279,18 @@ void Engine::ComputeEnergy(Data& d) const {
 
 // ---------------------------------------------------------------- time stepping
 
-// True (and the data reset, the warning counted) when a value is NaN or beyond kMaxVal.
+// When a value is NaN or beyond kMaxVal: the warning counted, and the data reset unless the
+// autoreset flag is disabled. True when the data was reset.
 bool Engine::CheckState(Data& d, Warning which, const std::vector<double>& values) const {
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
     if (std::isfinite(v) && std::fabs(v) <= kMaxVal) continue;
-    ResetData(*model_, d);
+    // MuJoCo 3.x <flag autoreset="disable"/>: warn only, the bad state goes on
+    const bool reset = !model_->opt.Disabled(kDisableAutoreset);
+    if (reset) ResetData(*model_, d);
     ++d.warning_count[static_cast<int>(which)];
     d.warning_index[static_cast<int>(which)] = static_cast<int>(i);
-    return true;
+    return reset;
   }
   return false;
 }

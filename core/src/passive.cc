@@ -23,11 +23,38 @@ void QuatDisplacement(double* dif, const double* q, const double* q_spring) {
   SubQuat(dif, quat, q_spring);
 }
 
+// MuJoCo 3.x body gravity compensation: body_gravcomp times the body's weight, upwards, at its
+// center of mass (off with gravity disabled or zero), into qfrc_gravcomp; it enters
+// qfrc_passive at the dofs of joints without actuatorgravcomp, the others take it in
+// qfrc_actuator (ActuatorToJointForces), as MuJoCo 3.12.1 does (measured).
+// (body_gravcomp, xipos, cdof) => (qfrc_gravcomp, qfrc_passive)
+void GravityCompensation(const Model& m, Data& d) {
+  const double* g = m.opt.gravity.data();
+  const bool gravity = !m.opt.Disabled(kDisableGravity) && (g[0] != 0 || g[1] != 0 || g[2] != 0);
+  bool any = false;
+  for (int b = 1; gravity && b < static_cast<int>(m.body_gravcomp.size()); ++b) {
+    const double scale = m.body_gravcomp[b];
+    if (scale == 0) continue;
+    const double force[3] = {-g[0] * m.body_mass[b] * scale, -g[1] * m.body_mass[b] * scale,
+                             -g[2] * m.body_mass[b] * scale};
+    const double torque[3] = {0, 0, 0};
+    ApplyWrench(m, d, b, d.xipos.data() + 3 * b, force, torque, d.qfrc_gravcomp.data());
+    any = true;
+  }
+  if (!any) return;
+  const bool routed = !m.jnt_actgravcomp.empty();
+  for (int i = 0; i < m.nv; ++i) {
+    if (!routed || !m.jnt_actgravcomp[m.dof_jntid[i]]) d.qfrc_passive[i] += d.qfrc_gravcomp[i];
+  }
+}
+
 }  // namespace
 
-// (qpos, qvel, ten_length, ten_velocity, ten_J, cvel, xipos, cdof, subtree_com) => qfrc_passive
+// (qpos, qvel, ten_length, ten_velocity, ten_J, cvel, xipos, cdof, subtree_com) =>
+// (qfrc_passive, qfrc_gravcomp)
 void PassiveForces(const Model& m, Data& d) {
-  for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] = 0;
+  std::fill(d.qfrc_passive.begin(), d.qfrc_passive.end(), 0.0);
+  std::fill(d.qfrc_gravcomp.begin(), d.qfrc_gravcomp.end(), 0.0);
   if (m.opt.Disabled(kDisablePassive)) return;
 
   // springs: -k (q - q_spring), with quaternion differences for ball and free rotations;
@@ -75,18 +102,7 @@ void PassiveForces(const Model& m, Data& d) {
     for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] += jac[i] * force;
   }
 
-  // 3.x gravity compensation: body_gravcomp times the body's weight, upwards, at its center
-  // of mass (MuJoCo 3.x; off with gravity disabled or zero)
-  const double* g = m.opt.gravity.data();
-  const bool gravity = !m.opt.Disabled(kDisableGravity) && (g[0] != 0 || g[1] != 0 || g[2] != 0);
-  for (int b = 1; gravity && b < static_cast<int>(m.body_gravcomp.size()); ++b) {
-    const double scale = m.body_gravcomp[b];
-    if (scale == 0) continue;
-    const double force[3] = {-g[0] * m.body_mass[b] * scale, -g[1] * m.body_mass[b] * scale,
-                             -g[2] * m.body_mass[b] * scale};
-    const double torque[3] = {0, 0, 0};
-    ApplyWrench(m, d, b, d.xipos.data() + 3 * b, force, torque, d.qfrc_passive.data());
-  }
+  GravityCompensation(m, d);
 
   // drag and viscosity of the medium (option density, viscosity, wind)
   FluidForces(m, d);

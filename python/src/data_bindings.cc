@@ -22,6 +22,7 @@ namespace {
   X(qM, m.nM, 0) X(qLD, m.nM, 0) X(qLDiagInv, m.nv, 0) X(qLDiagSqrtInv, m.nv, 0)                  \
   X(ten_length, m.ntendon, 0) X(ten_J, m.ntendon, m.nv) X(cvel, m.nbody, 6) X(cdof_dot, m.nv, 6)  \
   X(qfrc_bias, m.nv, 0) X(qfrc_passive, m.nv, 0) X(ten_velocity, m.ntendon, 0)                    \
+  X(qfrc_gravcomp, m.nv, 0)                                                                      \
   X(actuator_length, m.nu, 0) X(actuator_velocity, m.nu, 0) X(actuator_moment, m.nu, m.nv)        \
   X(actuator_moment_span, m.nu, 2) X(actuator_force, m.nu, 0) X(qfrc_actuator, m.nv, 0)           \
   X(qfrc_smooth, m.nv, 0) X(qacc_smooth, m.nv, 0) X(qfrc_constraint, m.nv, 0)                     \

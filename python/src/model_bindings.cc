@@ -24,6 +24,7 @@ namespace {
   X(jnt_solref, m.njnt, kNRef) X(jnt_solimp, m.njnt, kNImp) X(jnt_pos, m.njnt, 3)                \
   X(jnt_axis, m.njnt, 3) X(jnt_stiffness, m.njnt, 0) X(jnt_stiffnesspoly, static_cast<long>(m.jnt_stiffnesspoly.size() / 2), 2) X(jnt_range, m.njnt, 2)                     \
   X(jnt_margin, m.njnt, 0) X(jnt_actfrclimited, m.njnt, 0) X(jnt_actfrcrange, m.njnt, 2)         \
+  X(jnt_actgravcomp, m.njnt, 0)                                                                  \
   X(dof_bodyid, m.nv, 0) X(dof_jntid, m.nv, 0) X(dof_parentid, m.nv, 0) X(dof_Madr, m.nv, 0)     \
   X(dof_solref, m.nv, kNRef) X(dof_solimp, m.nv, kNImp) X(dof_frictionloss, m.nv, 0)             \
   X(dof_armature, m.nv, 0) X(dof_damping, m.nv, 0) X(dof_invweight0, m.nv, 0)                    \

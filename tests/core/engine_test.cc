@@ -1,6 +1,6 @@
 // The Engine API (engine.cc, data_alloc.cc, state.cc): determinism, reset, the split step, the
 // forward evaluation without the solve,
-// state round trips, divergence handling, the control callback, refusals of unsupported
+// state round trips, divergence handling (with and without autoreset), the control callback, refusals of unsupported
 // features, the absence of heap allocation inside a step, and the refusal of a Data made for
 // another model or configuration.
 #include "gauss/engine.h"
@@ -128,6 +128,23 @@ TEST(Engine, DivergentStateIsResetAndCounted) {
   d.qpos[0] = 2 * kMaxVal;
   engine.Step(d);
   EXPECT_EQ(d.warning_count[static_cast<int>(Warning::kBadQpos)], 1);
+}
+
+// MuJoCo 3.x <flag autoreset="disable"/> (measured on 3.12.1: the warnings are counted at
+// every step, time goes on, and the state keeps its bad values).
+TEST(Engine, DivergentStateIsKeptWithAutoresetDisabled) {
+  auto model = std::make_shared<Model>(*Load("pendulum3.xml"));
+  model->opt.disableflags |= kDisableAutoreset;
+  Engine engine(model);
+  Data d = engine.MakeData();
+  d.qvel[1] = std::nan("");
+  engine.Step(d);
+  EXPECT_EQ(d.warning_index[static_cast<int>(Warning::kBadQvel)], 1);
+  engine.Step(d);  // the NaN has spread to every dof
+  EXPECT_EQ(d.warning_count[static_cast<int>(Warning::kBadQvel)], 2);
+  EXPECT_GE(d.warning_count[static_cast<int>(Warning::kBadQacc)], 1);
+  EXPECT_TRUE(std::isnan(d.qvel[1]));
+  EXPECT_NEAR(d.time, 2 * engine.model().opt.timestep, 1e-15);
 }
 
 TEST(Engine, ControlCallbackDrivesActuators) {

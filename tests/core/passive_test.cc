@@ -1,6 +1,7 @@
 // Joint springs and dampers (passive.cc): the spring force is minus the gradient of the spring
 // energy (energy.cc) and the damper force is -b v.
-// MuJoCo 3.x body gravcomp cancels that fraction of each body's weight (exactly, in qacc); a
+// MuJoCo 3.x body gravcomp cancels that fraction of each body's weight (exactly, in qacc),
+// through qfrc_actuator for joints with actuatorgravcomp (clamped by actuatorfrcrange); a
 // 3.x tendon spring dead band exerts no force inside and pulls to its nearer end outside.
 // 3.x polynomial springs (stiffness "k k2 k3" on hinges, slides and tendons) give the forces
 // MuJoCo 3.12.1 gives (measured), are the gradient of their energy, and a class's coefficients
@@ -97,6 +98,56 @@ TEST(Gravcomp, CancelsThatFractionOfTheWeight) {
   Data d = off.MakeData();
   off.Forward(d);
   for (int i = 0; i < off.model().nv; ++i) EXPECT_EQ(d.qacc[i], 0);
+}
+
+// Two hinged arms with gravcomp 1; the first routes it through its actuators
+// (actuatorgravcomp) with an actuatorfrcrange, and `flags` may disable actuation.
+std::shared_ptr<const Model> ActGravcompModel(const std::string& range, const std::string& flags,
+                                              bool with_motor) {
+  return LoadModelFromString(R"(<mujoco><option gravity="0 0 -9.81">)" + flags + R"(</option>
+      <worldbody>
+      <body pos="0 0 1" gravcomp="1"><joint name="routed" axis="0 -1 0" actuatorgravcomp="true"
+          actuatorfrcrange=")" + range + R"("/>
+        <geom type="capsule" fromto="0 0 0 0.4 0 0.2" size="0.03"/></body>
+      <body pos="1 0 1" gravcomp="1"><joint name="passive" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.4 0 0.2" size="0.03"/></body>
+      </worldbody>)" + (with_motor ? "<actuator><motor joint=\"passive\"/></actuator>" : "") +
+                             "</mujoco>", "actgravcomp.xml");
+}
+
+TEST(Gravcomp, ActuatorGravcompIsAnActuatorForceWithinTheJointRange) {
+  // unclamped, the routed arm holds still like the passive one, but through qfrc_actuator
+  const Engine engine(ActGravcompModel("-100 100", "", true));
+  Data d = engine.MakeData();
+  engine.Forward(d);
+  const double weight_torque = d.qfrc_gravcomp[0];  // the axis makes it positive
+  EXPECT_GT(weight_torque, 0.1);
+  EXPECT_EQ(d.qfrc_passive[0], 0);
+  EXPECT_EQ(d.qfrc_actuator[0], weight_torque);
+  EXPECT_EQ(d.qfrc_passive[1], d.qfrc_gravcomp[1]);
+  EXPECT_EQ(d.qfrc_actuator[1], 0);
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(d.qacc[i], 0, 1e-12);
+
+  // a range below the weight's torque clamps it: the arm falls with the rest
+  const double limit = 0.05;
+  const Engine clamped(ActGravcompModel("-0.05 0.05", "", true));
+  Data c = clamped.MakeData();
+  clamped.Forward(c);
+  EXPECT_NEAR(c.qfrc_actuator[0], limit, 1e-15);
+  EXPECT_NEAR(c.qacc[0] * c.qM[clamped.model().dof_Madr[0]], limit - weight_torque, 1e-12);
+
+  // MuJoCo 3.12.1 (measured): without actuators, or with actuation disabled, the routed force
+  // is lost (not moved back to qfrc_passive)
+  for (const bool motor : {false, true}) {
+    const Engine lost(ActGravcompModel("-100 100", motor ? "<flag actuation=\"disable\"/>" : "",
+                                       motor));
+    Data l = lost.MakeData();
+    lost.Forward(l);
+    EXPECT_EQ(l.qfrc_actuator[0], 0) << motor;
+    EXPECT_EQ(l.qfrc_passive[0], 0) << motor;
+    EXPECT_NEAR(l.qacc[0] * l.qM[lost.model().dof_Madr[0]], -weight_torque, 1e-12) << motor;
+    EXPECT_NEAR(l.qacc[1], 0, 1e-12) << motor;
+  }
 }
 
 TEST(TendonSpring, DeadBandExertsNoForceInsideAndPullsToTheNearerEnd) {

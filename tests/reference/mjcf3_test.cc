@@ -17,6 +17,8 @@
 // semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set); site_weld
 // the 3.x weld between rotated sites (rotation measured in site2's frame); poly_stiffness the
 // 3.x polynomial springs of joints and tendons.
+// actgravcomp checks joint actuatorgravcomp (clamped by actuatorfrcrange), eulerdamp the Euler
+// integrator with explicit damping, tausmooth the muscles' blended activation time constant.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -319,7 +321,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/connect",
                                            "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
-                                           "refsite_turn", "site_weld", "poly_stiffness"));
+                                           "refsite_turn", "site_weld", "poly_stiffness",
+                                           "actgravcomp", "eulerdamp", "tausmooth"));
 
 }  // namespace
 }  // namespace gauss::test

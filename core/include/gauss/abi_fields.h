@@ -108,6 +108,7 @@
   X(Model, jnt_margin) \
   X(Model, jnt_actfrclimited) \
   X(Model, jnt_actfrcrange) \
+  X(Model, jnt_actgravcomp) \
   X(Model, jnt_name) \
   X(Model, dof_bodyid) \
   X(Model, dof_jntid) \
@@ -442,6 +443,7 @@
   X(Data, cdof_dot) \
   X(Data, qfrc_bias) \
   X(Data, qfrc_passive) \
+  X(Data, qfrc_gravcomp) \
   X(Data, ten_velocity) \
   X(Data, actuator_length) \
   X(Data, actuator_velocity) \

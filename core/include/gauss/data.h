@@ -102,6 +102,7 @@ struct Data {
   std::vector<double> cdof_dot;        // (nv x 6) time derivative of cdof
   std::vector<double> qfrc_bias;       // (nv) Coriolis, centrifugal and gravity forces
   std::vector<double> qfrc_passive;    // (nv) springs, dampers, fluid
+  std::vector<double> qfrc_gravcomp;   // (nv) MuJoCo 3.x body gravcomp force, all joints
   std::vector<double> ten_velocity;    // (ntendon)
 
   // ---------------------------------------------------------------- actuation and acceleration

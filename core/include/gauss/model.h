@@ -106,6 +106,9 @@ struct Model {
   // (hinge and slide) to jnt_actfrcrange (njnt x 2)
   std::vector<unsigned char> jnt_actfrclimited;
   std::vector<double> jnt_actfrcrange;
+  // (njnt) MuJoCo 3.x actuatorgravcomp: the body gravcomp force on the joint's dofs
+  // (qfrc_gravcomp) goes to qfrc_actuator instead of qfrc_passive; empty: none
+  std::vector<unsigned char> jnt_actgravcomp;
   std::vector<std::string> jnt_name; // (njnt)
 
   // ---------------------------------------------------------------- dofs

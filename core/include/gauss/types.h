@@ -61,8 +61,12 @@ enum DisableBit : unsigned {
   kDisableActuation = 1u << 10,
   kDisableRefsafe = 1u << 11,
   kDisableSensor = 1u << 12,
+  // MuJoCo 3.x: the euler integrator treats joint damping explicitly (no M + h diag(damping))
+  kDisableEulerdamp = 1u << 13,
+  // MuJoCo 3.x: a bad qpos/qvel/qacc is counted as a warning but the state is not reset
+  kDisableAutoreset = 1u << 14,
 };
-inline constexpr int kNumDisableBits = 13;
+inline constexpr int kNumDisableBits = 15;
 
 // Bits of Options::enableflags.
 enum EnableBit : unsigned {
@@ -91,7 +95,8 @@ enum SleepPolicy : int { kSleepAuto = 0, kSleepNever = 1, kSleepAllowed = 2, kSl
 // MJCF names of the flags, indexed by bit position.
 inline constexpr const char* kDisableNames[kNumDisableBits] = {
     "constraint", "equality", "frictionloss", "limit",    "contact",   "passive",  "gravity",
-    "clampctrl",  "warmstart", "filterparent", "actuation", "refsafe", "sensor"};
+    "clampctrl",  "warmstart", "filterparent", "actuation", "refsafe", "sensor", "eulerdamp",
+    "autoreset"};
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
                                                              "sleep",  "eqjdotv", "refsiterot"};

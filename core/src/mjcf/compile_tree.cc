@@ -277,6 +277,7 @@ void CompileJoints(CompileContext* c, int b, int parent) {
     m.jnt_range.insert(m.jnt_range.end(), range, range + 2);
     m.jnt_margin.push_back(j.margin);
     CompileActuatorForceRange(*c, j, &m);
+    m.jnt_actgravcomp.push_back(j.actgravcomp ? 1 : 0);
     m.jnt_name.push_back(j.name);
 
     // reference and spring configurations

@@ -369,7 +369,12 @@ void ReadActuatorAttributes(const XmlElement& e, ActuatorSpec* a) {
     }
     ReadNumbers(e, "timeconst", a->dynprm, 2);
     ReadNumbers(e, "range", a->gainprm, 2);
-    ReadNumber(e, "tausmooth", &a->tausmooth);  // 3.x
+    // 3.x: the width over which tau blends from deactivation to activation (builtin actuator
+    // plugin, muscle::ActivationRate); MuJoCo 3.12.1 refuses a negative one
+    if (ReadNumber(e, "tausmooth", &a->tausmooth) && a->tausmooth < 0) {
+      throw Error(e.Where("tausmooth"), "muscle tausmooth cannot be negative");
+    }
+    if (a->tausmooth != 0 || e.Find("tausmooth")) a->dynprm[2] = a->tausmooth;
     const char* names[] = {"force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax"};
     for (int i = 0; i < 7; ++i) ReadNumber(e, names[i], &a->gainprm[2 + i]);
     std::copy(a->gainprm, a->gainprm + 9, a->biasprm);

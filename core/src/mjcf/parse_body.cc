@@ -143,7 +143,6 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
         ReadInt(c, "group", &j.group);
         ReadKeyword(c, "align", {"false", "true", "auto"}, &j.free_align);  // 3.x
       }
-      CheckJoint3x(c, j);
       j.src = SourceOf(c);
       j.frame = frame;
       ReadString(c, "name", &j.name);

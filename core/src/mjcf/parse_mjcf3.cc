@@ -153,13 +153,8 @@ void ReadFlags3x(const XmlElement& flag, Options* o) {
   // Gauss's convex collisions are always its MPR/libccd-style ones (3.x: nativeccd=disable)
   FlagValue(flag, "midphase");
   FlagValue(flag, "nativeccd");
-  if (FlagValue(flag, "eulerdamp") == 0) {
-    NotSupported(flag, "eulerdamp=\"disable\" (Euler without implicit joint damping)",
-                 "eulerdamp");
-  }
-  if (FlagValue(flag, "autoreset") == 0) {
-    NotSupported(flag, "autoreset=\"disable\" (no reset on divergence)", "autoreset");
-  }
+  // eulerdamp and autoreset are disable flags of their own (kDisableEulerdamp,
+  // kDisableAutoreset), read with the 2.2.2 ones
   if (FlagValue(flag, "invdiscrete") == 1) {
     NotSupported(flag, "invdiscrete (discrete-time inverse dynamics)", "invdiscrete");
   }
@@ -195,20 +190,11 @@ void ReadMemorySize(const XmlElement& e, SizeSpec* s) {
   s->memory = bytes;
 }
 
-// (joint element after its class) => () ; 3.x attributes Gauss has no semantics for
-void CheckJoint3x(const XmlElement& e, const JointSpec& j) {
-  if (j.actgravcomp) {
-    NotSupported(e, "actuatorgravcomp (gravity compensation through actuators)",
-                 "actuatorgravcomp");
-  }
-}
-
 // (actuator element after its class) => ()
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a) {
   if (a.actdim >= 0 && a.actdim != (a.dyntype == DynType::kNone ? 0 : 1)) {
     NotSupported(e, "actdim other than the dynamics' own (0 stateless, 1 stateful)", "actdim");
   }
-  if (a.tausmooth != 0) NotSupported(e, "muscle tausmooth", "tausmooth");
 }
 
 }  // namespace gauss::mjcf

@@ -53,7 +53,6 @@ void ReadMemorySize(const XmlElement& e, SizeSpec* s);
 // <mesh builtin params> (builtin_mesh.cc): (element) => (mesh.vertex)
 void ReadBuiltinMesh(const XmlElement& e, MeshSpec* mesh);
 // Refuse 3.x attributes whose semantics Gauss lacks, once the element has its class values.
-void CheckJoint3x(const XmlElement& e, const JointSpec& j);
 void CheckActuator3x(const XmlElement& e, const ActuatorSpec& a);
 
 // Reads a top-level <default> section and its nested classes. (section) => (spec.defaults)

@@ -97,9 +97,9 @@ const Names kActIntvelocity = Cat({kActCommon, {"actrange", "kp", "kv", "damprat
 const Names kActDamper = {"forcelimited", "ctrlrange", "forcerange", "gear", "cranklength",
                           "user", "group", "kv"};
 const Names kActCylinder = Cat({kActCommon, {"timeconst", "area", "diameter", "bias"}});
+// (3.x tausmooth is an element attribute only: MuJoCo 3.12.1 refuses it in <default>)
 const Names kActMuscle = Cat({kActCommon, {"timeconst", "range", "force", "scale", "lmin",
-                                           "lmax", "vmax", "fpmax", "fvmax",
-                                           "tausmooth"}});  // 3.x
+                                           "lmax", "vmax", "fpmax", "fvmax"}});
 const Names kActAdhesion = {"forcelimited", "ctrlrange", "forcerange", "gain", "user", "group"};
 // Element-only actuator attributes: identity and transmission target.
 const Names kActTarget = {"name", "class", "lengthrange", "joint", "jointinparent", "tendon",
@@ -351,7 +351,7 @@ Rule ActuatorRule() {
                Many("damper", Cat({kActTarget, kActDamper})),
                Many("cylinder", Cat({kActTarget, kActCylinder})),
                Many("muscle", Cat({{"name", "class", "lengthrange", "joint", "jointinparent",
-                                    "tendon", "slidersite", "cranksite"},
+                                    "tendon", "slidersite", "cranksite", "tausmooth"},
                                    kActMuscle})),
                Many("adhesion", Cat({{"name", "class", "body"}, kActAdhesion})),
                plugin});

@@ -272,7 +272,7 @@ struct ActuatorSpec {
                             // target joint's or tendon's range, scaled about its centre
   bool actearly = false;    // 3.x: the force uses the next activation
   int actdim = -1;          // 3.x; -1 not written
-  double tausmooth = 0;     // 3.x muscles; nonzero is refused
+  double tausmooth = 0;     // 3.x muscles: dynprm[2], the activation time constant's blend
   bool timeconst_servo = false;  // 3.x position with timeconst > 0: filterexact dynamics
   bool servo_damping = false;    // biasprm[2] / dampratio written by a 3.x kv or dampratio
 };

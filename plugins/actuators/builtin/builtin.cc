@@ -137,13 +137,26 @@ double Bias(double length, const double* lengthrange, double acc0, const double*
 }
 
 // Activation derivative (u - act) / tau, u = ctrl clamped to [0, 1]; with a = act clamped to
-// [0, 1], tau = tau_act (0.5 + 1.5 a) when u > act, else tau_deact / (0.5 + 1.5 a) (Millard et
-// al. 2013). dynprm = (tau_act, tau_deact).
+// [0, 1], tau_act' = tau_act (0.5 + 1.5 a) and tau_deact' = tau_deact / (0.5 + 1.5 a) (Millard
+// et al. 2013): activation is faster at low activation, deactivation faster at high
+// activation. dynprm = (tau_act, tau_deact, tausmooth). Without tausmooth (0, MuJoCo 2.2.2)
+// tau switches at u = act: tau_act' when u > act, else tau_deact'. MuJoCo 3.x's tausmooth w > 0
+// blends them across u - act in [-w/2, w/2] with the quintic smoothstep S(x) = x^3 (6x^2 -
+// 15x + 10) of x = (u - act) / w + 1/2: tau = tau_deact' + (tau_act' - tau_deact') S(x)
+// (measured against MuJoCo 3.12.1's mju_muscleDynamics: equal to 4e-14 on a grid of ctrl, act
+// and widths).
 double ActivationRate(double ctrl, double act, const double* dynprm) {
   const double u = std::clamp(ctrl, 0.0, 1.0);
   const double a = std::clamp(act, 0.0, 1.0);
-  // activation is faster at low activation, deactivation faster at high activation
-  const double tau = u > act ? dynprm[0] * (0.5 + 1.5 * a) : dynprm[1] / (0.5 + 1.5 * a);
+  const double tau_act = dynprm[0] * (0.5 + 1.5 * a), tau_deact = dynprm[1] / (0.5 + 1.5 * a);
+  const double width = dynprm[2];
+  double tau;
+  if (width < kMinVal) {
+    tau = u > act ? tau_act : tau_deact;
+  } else {
+    const double x = std::clamp((u - act) / width + 0.5, 0.0, 1.0);
+    tau = tau_deact + (tau_act - tau_deact) * x * x * x * (x * (6 * x - 15) + 10);
+  }
   return (u - act) / Guard(tau);
 }
 

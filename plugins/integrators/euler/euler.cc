@@ -7,7 +7,8 @@
 // at large timesteps. Without damping a~ = qacc and no second factorization is needed.
 //
 // Parameters: implicit_damping (bool, default true) — false gives the plain semi-implicit
-// update with qacc, for comparisons.
+// update with qacc, for comparisons; the model's disable flag `eulerdamp` (MuJoCo 3.x) does
+// the same.
 #include "gauss/engine.h"
 #include "gauss/integrator.h"
 #include "gauss/sparse_inertia.h"
@@ -44,7 +45,8 @@ class EulerIntegrator : public Integrator {
     const Model& m = engine.model();
     bool damped = false;
     for (int i = 0; i < m.nv && !damped; ++i) damped = m.dof_damping[i] > 0;
-    if (!implicit_damping_ || !damped) {
+    // MuJoCo 3.x <flag eulerdamp="disable"/> turns the implicit damping off like the parameter
+    if (!implicit_damping_ || !damped || m.opt.Disabled(kDisableEulerdamp)) {
       engine.Advance(d, d.act_dot.data(), d.qacc.data(), nullptr);
       return;
     }

@@ -1,6 +1,6 @@
 // The builtin actuator plugin (plugins/actuators/builtin): filterexact stays exact (and stable)
 // for a time constant below the timestep where Euler's filter diverges; muscle activation
-// dynamics, active (FLV) and passive force curves against their closed forms at the curves'
+// dynamics (with MuJoCo 3.x's tausmooth blend), active (FLV) and passive force curves against their closed forms at the curves'
 // knots and mid-points; activation limits and control clamping as MuJoCo 2.2.2.
 #include <gtest/gtest.h>
 
@@ -54,6 +54,32 @@ TEST(Muscle, ActivationTimeConstantsDependOnActivation) {
   d.ctrl[0] = -3;
   engine.Forward(d);
   EXPECT_NEAR(d.act_dot[0], (0 - 0.6) / (0.04 / (0.5 + 1.5 * 0.6)), 1e-12);
+}
+
+TEST(Muscle, TausmoothBlendsTheTimeConstantsAcrossTheSwitch) {
+  // MuJoCo 3.x tausmooth w = 0.4 (dynprm[2]): with du = u - act, tau = tau_d + (tau_a - tau_d)
+  // S(du / w + 1/2), S the quintic smoothstep: tau_d below du = -w/2, tau_a above w/2, the
+  // mean at du = 0, and act_dot continuous across du = 0 (no switch)
+  const auto model =
+      Slide(R"(<muscle joint="x" lengthrange="0 1" timeconst="0.01 0.04" tausmooth="0.4"/>)");
+  EXPECT_EQ(model->actuator_dynprm[2], 0.4);
+  Engine engine(model);
+  Data d = engine.MakeData();
+  const double act = 0.5;
+  const double tau_a = 0.01 * (0.5 + 1.5 * act), tau_d = 0.04 / (0.5 + 1.5 * act);
+  auto rate = [&](double ctrl) {
+    d.act[0] = act;
+    d.ctrl[0] = ctrl;
+    engine.Forward(d);
+    return d.act_dot[0];
+  };
+  EXPECT_NEAR(rate(0.75), 0.25 / tau_a, 1e-12);                 // du = w / 2 + 0.05
+  EXPECT_NEAR(rate(0.2), -0.3 / tau_d, 1e-12);                  // du = -w / 2 - 0.1
+  EXPECT_NEAR(rate(0.6), 0.1 / (tau_d + (tau_a - tau_d) * 0.896484375), 1e-12);  // S(3/4)
+  EXPECT_NEAR(rate(0.5 + 1e-9) / 1e-9, 2 / (tau_a + tau_d), 1e-5);  // S(1/2) = 1/2
+  EXPECT_NEAR(rate(0.5 + 1e-9), -rate(0.5 - 1e-9), 1e-12);
+  // MuJoCo 3.12.1 refuses a negative width
+  EXPECT_THROW(Slide(R"(<muscle joint="x" lengthrange="0 1" tausmooth="-0.1"/>)"), Error);
 }
 
 // Muscle on the slide with lengthrange [0, 1], range [0.75, 1.05] => optimal length

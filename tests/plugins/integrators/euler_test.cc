@@ -1,7 +1,8 @@
 // The euler plugin: implicit joint damping. With damping b and timestep h the velocity update
 // of a single hinge must be v' = (M v + h f) / (M + h b), i.e. exactly the implicit-damping
 // formula, and the plain semi-implicit update when implicit_damping is switched off. The factor
-// of M + h diag(damping) kept in Data is reused exactly while the positions stay.
+// of M + h diag(damping) kept in Data is reused exactly while the positions stay. The MuJoCo
+// 3.x flag eulerdamp="disable" gives the explicit update too.
 #include <gtest/gtest.h>
 
 #include "gauss/engine.h"
@@ -10,6 +11,7 @@
 #include "gauss/state.h"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace gauss {
@@ -57,6 +59,25 @@ TEST(Euler, StiffDampingStaysStableOnlyWhenImplicit) {
       EXPECT_GE(d.warning_count[static_cast<int>(Warning::kBadQacc)], 1);
     }
   }
+}
+
+// MuJoCo 3.x <flag eulerdamp="disable"/>: the same hinge is updated with the explicit
+// acceleration, v' = v + h (f - b v) / M, exactly as with implicit_damping=false.
+TEST(Euler, EulerdampFlagMakesDampingExplicit) {
+  std::string xml = kDampedHinge;
+  const std::string option_end = "gravity=\"0 0 0\"/>";
+  xml.replace(xml.find(option_end), option_end.size(),
+              "gravity=\"0 0 0\"><flag eulerdamp=\"disable\"/></option>");
+  Engine engine(LoadModelFromString(xml));
+  ASSERT_TRUE(engine.model().opt.Disabled(kDisableEulerdamp));
+  Data d = engine.MakeData();
+  d.qvel[0] = 3;
+  d.qfrc_applied[0] = 1.5;
+  engine.Forward(d);
+  const double M = d.qM[0], h = 0.01, b = 40;
+  engine.Step(d);
+  EXPECT_NEAR(d.qvel[0], 3 + h * (1.5 - b * 3) / M, 1e-14);
+  EXPECT_NEAR(d.qpos[0], h * d.qvel[0], 1e-15);
 }
 
 // Two damped hinges in a chain (M has an off-diagonal entry) and a motor on the first.
