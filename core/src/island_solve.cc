@@ -67,6 +67,7 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
   const int* rows = d.island_efcind.data() + d.island_efcadr[k];
   p.nv = nv;
   p.nefc = nefc;
+  p.by_island = true;
   for (int i = 0; i < nv; ++i) local[dofs[i]] = i;
 
   // M, its factor and their layout: each dof's stored row, with parents renumbered

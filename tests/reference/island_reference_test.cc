@@ -12,6 +12,8 @@
 // with pyramidal cones. (MuJoCo 3.12's elliptic-cone and cg solutions differ from 2.2.2's by
 // up to 8e-4 with or without islands, so they are no reference for Gauss, which reproduces
 // 2.2.2; tests/core/island_test.cc checks that islands do not change Gauss's solutions there.)
+// And pgs on MuJoCo's humanoid (one island), both cones: Gauss's pgs by island follows 3.12's
+// sweep schedule, so it must also stop after the same number of sweeps in every state.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,13 +71,16 @@ Table ReadTable(const std::string& path) {
 }
 
 struct IslandCase {
-  std::string name;   // data file stem: islands_<name>_{states,forward}.csv
+  std::string name;   // forward file stem: islands_<name>_forward.csv
+  std::string states; // states file stem: islands_<states>_states.csv
   std::string model;  // path
   std::string cone;
   std::string solver;
   int iterations;
   double tolerance;
   int min_islands;    // every state has at least this many islands
+  // island 0's iteration count must equal MuJoCo's solver_iter (pgs: sweep for sweep)
+  bool same_iterations;
 };
 
 std::string DataFile(const std::string& name, const char* kind) {
@@ -87,7 +92,7 @@ class IslandReference : public ::testing::TestWithParam<IslandCase> {};
 
 TEST_P(IslandReference, ForwardMatchesMujoco312WithIslands) {
   const IslandCase& c = GetParam();
-  const Table states = ReadTable(DataFile(c.name, "states"));
+  const Table states = ReadTable(DataFile(c.states, "states"));
   const Table expected = ReadTable(DataFile(c.name, "forward"));
   ASSERT_FALSE(states.rows.empty());
   ASSERT_EQ(states.rows.size(), expected.rows.size());
@@ -101,7 +106,7 @@ TEST_P(IslandReference, ForwardMatchesMujoco312WithIslands) {
   const Model& m = engine.model();
   Data d = engine.MakeData();
   double worst_qacc = 0, worst_frc = 0;
-  int fewest_islands = 1 << 30;
+  int fewest_islands = 1 << 30, iteration_mismatches = 0;
   for (std::size_t r = 0; r < states.rows.size(); ++r) {
     const int row = static_cast<int>(r);
     engine.Reset(d);
@@ -121,22 +126,41 @@ TEST_P(IslandReference, ForwardMatchesMujoco312WithIslands) {
     worst_qacc = std::max(worst_qacc, MaxRelError(d.qacc.data(), qacc.data(), m.nv));
     worst_frc = std::max(worst_frc, MaxRelError(d.qfrc_constraint.data(), frc.data(), m.nv));
     fewest_islands = std::min(fewest_islands, d.nisland);
+    const int island0_iter = d.nisland > 0 ? d.island_iter[0] : 0;
+    if (island0_iter != static_cast<int>(expected.Value(row, "solver_iter"))) {
+      ++iteration_mismatches;
+      if (c.same_iterations) {
+        ADD_FAILURE() << c.name << " state " << r << ": island 0 took " << island0_iter
+                      << " iterations, MuJoCo " << expected.Value(row, "solver_iter");
+      }
+    }
   }
   EXPECT_LE(worst_qacc, 1e-6) << c.name;
   EXPECT_LE(worst_frc, 1e-6) << c.name;
   EXPECT_GE(fewest_islands, c.min_islands) << c.name;
   std::printf("[ islands  ] %s: %zu states, fewest islands %d, max rel error qacc %.1e, "
-              "qfrc_constraint %.1e\n",
-              c.name.c_str(), states.rows.size(), fewest_islands, worst_qacc, worst_frc);
+              "qfrc_constraint %.1e, island 0's iteration count differs in %d states\n",
+              c.name.c_str(), states.rows.size(), fewest_islands, worst_qacc, worst_frc,
+              iteration_mismatches);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Models, IslandReference,
     ::testing::Values(
-        IslandCase{"groups_pyramidal", TestModel("islands_groups.xml"), "pyramidal", "newton",
-                   100, 1e-8, 4},
-        IslandCase{"humanoids22", MujocoSampleModel("humanoid/22_humanoids.xml"), "pyramidal",
-                   "newton", 100, 1e-8, 2}),
+        IslandCase{"groups_pyramidal", "groups_pyramidal", TestModel("islands_groups.xml"),
+                   "pyramidal", "newton", 100, 1e-8, 4, false},
+        IslandCase{"humanoids22", "humanoids22", MujocoSampleModel("humanoid/22_humanoids.xml"),
+                   "pyramidal", "newton", 100, 1e-8, 2, false},
+        // pgs by island follows MuJoCo 3.12's shuffled sweeps with momentum sweep for sweep
+        // (plugins/solvers/pgs/shuffled_sweeps.h), so it also stops where 3.12 does. One island
+        // (MuJoCo's humanoid, states sampled by 3.12's pgs): on many islands 3.12 scales each
+        // island's stopping test by the whole model's nv, Gauss by the island's.
+        IslandCase{"humanoid_pgs_pyramidal", "humanoid_pgs_pyramidal",
+                   MujocoSampleModel("humanoid/humanoid.xml"), "pyramidal", "pgs", 100, 1e-8, 0,
+                   true},
+        IslandCase{"humanoid_pgs_elliptic", "humanoid_pgs_elliptic",
+                   MujocoSampleModel("humanoid/humanoid.xml"), "elliptic", "pgs", 100, 1e-8, 0,
+                   true}),
     [](const ::testing::TestParamInfo<IslandCase>& info) { return info.param.name; });
 
 // Sleeping against MuJoCo 3.12: tests/models/sleep_piles.xml (sleep on) for 300 steps from

@@ -348,6 +348,7 @@
   X(ConstraintProblem, timestep) \
   X(ConstraintProblem, integrator) \
   X(ConstraintProblem, single_step_integrator) \
+  X(ConstraintProblem, by_island) \
   X(ConstraintProblem, J) \
   X(ConstraintProblem, J_rownnz) \
   X(ConstraintProblem, J_rowadr) \

@@ -101,6 +101,10 @@ struct ConstraintProblem {
   // velocity-level solver may then read its qacc as (qvel' - qvel) / h. False for multi-stage
   // integrators (rk4), which call the solver at intermediate states.
   bool single_step_integrator = true;
+  // True when this problem is one island of a solve by island (flags.island, MuJoCo 3.x's
+  // default): a solver that follows MuJoCo then follows 3.x's iteration where it differs from
+  // 2.2.2's (pgs: shuffled sweeps with restarted momentum, plugins/solvers/pgs/pgs.cc).
+  bool by_island = false;
 
   // ------------------------------------------------------------ the rows
   // Jacobian d(row)/d(qvel): dense (nefc x nv, row-major) when `J` is not null; otherwise CSR

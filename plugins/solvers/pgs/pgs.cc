@@ -10,12 +10,18 @@
 // stall. Stops when a sweep improves the dual cost by less than the tolerance (scaled as the
 // primal solvers' tests). AR is built and stored sparse (dual.h): rows on different
 // kinematic trees do not interact, so a sweep costs the nonzeros of AR.
+// Sweep order: rows in order, as MuJoCo 2.2.2; when the problem is one island of a solve by
+// island (MuJoCo 3.x's default), MuJoCo 3.x's schedule instead: blocks in a shuffled order
+// with restarted momentum (shuffled_sweeps.h). The parameter `sweeps` picks either.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "dual.h"
 #include "elliptic_block.h"
 #include "elliptic_update.h"
+#include "shuffled_sweeps.h"
 #include "gauss/error.h"
 #include "gauss/primal.h"
 #include "gauss/solver.h"
@@ -27,13 +33,27 @@ constexpr ConstraintType kContactElliptic = ConstraintType::kContactElliptic;
 
 class PgsSolver : public ConstraintSolver {
  public:
-  void Configure(const Params& params) override { exact_blocks_ = params.GetBool("exact_blocks"); }
+  void Configure(const Params& params) override {
+    exact_blocks_ = params.GetBool("exact_blocks");
+    const std::string sweeps = params.GetString("sweeps");
+    if (sweeps == "auto") {
+      sweeps_ = Sweeps::kAuto;
+    } else if (sweeps == "ordered") {
+      sweeps_ = Sweeps::kOrdered;
+    } else if (sweeps == "shuffled") {
+      sweeps_ = Sweeps::kShuffled;
+    } else {
+      throw Error("solver 'pgs' parameter 'sweeps': '" + sweeps +
+                  "' is not one of auto, ordered, shuffled");
+    }
+  }
 
   // The dual problem, held through the solve; on top of it, in turn, the warmstart's jar
   // (InitialForce) and the primal point of the trace's final gradient.
   std::size_t ScratchDoubles(const Model& m) const override {
     const int nj = std::max(m.njmax, 0);
     ArenaPlan plan = DualProblem::Plan(m.nv, nj), jar, point;
+    ShuffleScratch().Blocks(plan, nj);  // held with the dual problem when the sweeps shuffle
     double* unused = nullptr;
     jar(&unused, nj, "warmstart jar");
     plan.Within("initial force", jar);
@@ -57,21 +77,14 @@ class PgsSolver : public ConstraintSolver {
     dual.Build(p, arena);
     double cost = InitialForce(p, dual, force, arena);
 
-    const double scale = PrimalScale(p);
-    for (int iter = 0; iter < p.iterations; ++iter) {
-      const double decrease = -Sweep(p, dual, force);
-      cost -= decrease;
-      const SolverIteration it{cost, 0, scale * decrease};
-      if (trace) trace[iter] = it;
-      result.iterations = iter + 1;
-      if (it.improvement < p.tolerance) {
-        result.converged = true;
-        break;
-      }
-    }
+    const bool shuffled =
+        sweeps_ == Sweeps::kShuffled || (sweeps_ == Sweeps::kAuto && p.by_island);
+    result = shuffled ? ShuffledSweeps(p, dual, force, arena, trace)
+                      : OrderedSweeps(p, dual, cost, force, trace);
     dual.Acceleration(p, force, qacc);
 
     if (trace && result.iterations > 0) {
+      const double scale = PrimalScale(p);
       // gradient of the primal cost at the final acceleration, for comparison with primal solvers
       PrimalPoint pt;
       pt.Allocate(p, arena);
@@ -106,40 +119,105 @@ class PgsSolver : public ConstraintSolver {
     return cost;
   }
 
-  // One Gauss-Seidel pass over all constraints; returns the change of the dual cost, summed
-  // from each update's exact change (no cancellation between large costs).
-  double Sweep(const ConstraintProblem& p, const DualProblem& dual, double* f) const {
-    const int n = p.nefc;
-    double change = 0;
-    for (int i = 0; i < n;) {
-      const ConstraintType type = p.type[i];
-      if (type == kContactElliptic) {
-        const Contact& c = p.contact[p.id[i]];  // an elliptic row's id is its contact
-        change += exact_blocks_ ? MinimizeEllipticBlock(dual, f, i, c)
-                                : UpdateEllipticContact(dual, f, i, c);
-        i += c.dim;
-        continue;
+  // Sweeps over the rows in order (MuJoCo 2.2.2) until one improves the dual cost by less than
+  // the tolerance or the iteration limit; `cost` is the dual cost of the starting forces f.
+  // Writes f and trace[0 .. iterations).
+  SolverResult OrderedSweeps(const ConstraintProblem& p, const DualProblem& dual, double cost,
+                             double* f, SolverIteration* trace) const {
+    SolverResult result;
+    const double scale = PrimalScale(p);
+    for (int iter = 0; iter < p.iterations; ++iter) {
+      double change = 0;
+      for (int i = 0; i < p.nefc;) i += UpdateBlock(p, dual, f, i, &change);
+      const double decrease = -change;
+      cost -= decrease;
+      const SolverIteration it{cost, 0, scale * decrease};
+      if (trace) trace[iter] = it;
+      result.iterations = iter + 1;
+      if (it.improvement < p.tolerance) {
+        result.converged = true;
+        break;
       }
-      if (exact_blocks_ && type == ConstraintType::kEquality) {
-        const int size = EqualityBlockSize(p, i);
-        change += MinimizeEqualityBlock(dual, f, i, size);
-        i += size;
-        continue;
-      }
-      const double residual = dual.SweepResidual(i, f);
-      const double diagonal = dual.Diagonal(i);
-      double value = f[i] - residual * dual.InverseDiagonal(i);
-      if (IsOneSidedRow(type)) {
-        value = std::max(0.0, value);
-      } else if (IsFrictionLossRow(type)) {
-        value = std::clamp(value, -p.frictionloss[i], p.frictionloss[i]);
-      }
-      const double step = value - f[i];
-      change += step * (residual + 0.5 * diagonal * step);
-      f[i] = value;
-      ++i;
     }
-    return change;
+    return result;
+  }
+
+  // MuJoCo 3.x's schedule (shuffled_sweeps.h): blocks in a shuffled order, each sweep started
+  // from the forces extrapolated along the last step. The trace's dual cost is evaluated at the
+  // last iteration only (the extrapolation's cost change would take a product with AR per
+  // sweep); earlier iterations record NaN. Writes f and trace[0 .. iterations).
+  SolverResult ShuffledSweeps(const ConstraintProblem& p, const DualProblem& dual, double* f,
+                              Arena& arena, SolverIteration* trace) const {
+    SolverResult result;
+    const int n = p.nefc;
+    ArenaCarve carve(arena);
+    ShuffleScratch s;
+    s.Blocks(carve, n);
+    const int blocks = ListBlocks(p, s.order, [&](int i) { return BlockSize(p, i); });
+    Pcg32 rng;
+    const double scale = PrimalScale(p);
+    int since_restart = 0;
+    for (int iter = 0; iter < p.iterations; ++iter) {
+      Shuffle(rng, s.order, blocks);
+      std::copy(f, f + n, s.start);
+      if (since_restart >= 2) {
+        Extrapolate(p, (since_restart - 1.0) / (since_restart + 2.0), s.before, f);
+      }
+      std::copy(f, f + n, s.moved);
+      double change = 0;
+      for (int k = 0; k < blocks; ++k) UpdateBlock(p, dual, f, s.order[k], &change);
+      since_restart = MomentumAgreement(s.start, s.moved, f, n) < 0 ? 0 : since_restart + 1;
+      std::swap(s.before, s.start);
+      const SolverIteration it{std::nan(""), 0, -scale * change};
+      if (trace) trace[iter] = it;
+      result.iterations = iter + 1;
+      if (it.improvement < p.tolerance) {
+        result.converged = true;
+        break;
+      }
+    }
+    if (trace && result.iterations > 0) trace[result.iterations - 1].cost = dual.Cost(f);
+    return result;
+  }
+
+  // Rows in the block starting at row i: an elliptic contact's, with exact_blocks an equality
+  // constraint's, else 1.
+  int BlockSize(const ConstraintProblem& p, int i) const {
+    if (p.type[i] == kContactElliptic) return p.contact[p.id[i]].dim;
+    if (exact_blocks_ && p.type[i] == ConstraintType::kEquality) return EqualityBlockSize(p, i);
+    return 1;
+  }
+
+  // The Gauss-Seidel update of the block starting at row i (a scalar row's exact minimizer,
+  // projected; an elliptic contact's update; with exact_blocks an equality's exact minimizer):
+  // writes its rows of f, adds the dual cost's exact change to *change (no cancellation between
+  // large costs) and returns the block's row count.
+  int UpdateBlock(const ConstraintProblem& p, const DualProblem& dual, double* f, int i,
+                  double* change) const {
+    const ConstraintType type = p.type[i];
+    if (type == kContactElliptic) {
+      const Contact& c = p.contact[p.id[i]];  // an elliptic row's id is its contact
+      *change += exact_blocks_ ? MinimizeEllipticBlock(dual, f, i, c)
+                               : UpdateEllipticContact(dual, f, i, c);
+      return c.dim;
+    }
+    if (exact_blocks_ && type == ConstraintType::kEquality) {
+      const int size = EqualityBlockSize(p, i);
+      *change += MinimizeEqualityBlock(dual, f, i, size);
+      return size;
+    }
+    const double residual = dual.SweepResidual(i, f);
+    const double diagonal = dual.Diagonal(i);
+    double value = f[i] - residual * dual.InverseDiagonal(i);
+    if (IsOneSidedRow(type)) {
+      value = std::max(0.0, value);
+    } else if (IsFrictionLossRow(type)) {
+      value = std::clamp(value, -p.frictionloss[i], p.frictionloss[i]);
+    }
+    const double step = value - f[i];
+    *change += step * (residual + 0.5 * diagonal * step);
+    f[i] = value;
+    return 1;
   }
 
   // Rows of the equality constraint starting at row i (3 for connect, 6 for weld, else 1).
@@ -172,7 +250,9 @@ class PgsSolver : public ConstraintSolver {
     return change;
   }
 
+  enum class Sweeps { kAuto, kOrdered, kShuffled };
   bool exact_blocks_ = false;
+  Sweeps sweeps_ = Sweeps::kAuto;
 };
 
 }  // namespace
@@ -181,7 +261,10 @@ class PgsSolver : public ConstraintSolver {
 namespace {
 constexpr gauss::ParamSpec kPgsParams[] = {
     {"exact_blocks", gauss::ParamType::kBool, "false",
-     "minimize each equality constraint and elliptic contact exactly as one block"}};
+     "minimize each equality constraint and elliptic contact exactly as one block"},
+    {"sweeps", gauss::ParamType::kString, "auto",
+     "ordered (rows in order, MuJoCo 2.2.2), shuffled (shuffled blocks with momentum, MuJoCo "
+     "3.x) or auto (shuffled when solving by island)"}};
 }  // namespace
 
 GAUSS_SOLVER_PLUGIN(gauss::PgsSolver, pgs, "1.0.0",
