@@ -300,7 +300,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "actgroup", "mujoco/actuator_group_disable",
                                            "mujoco/connect",
                                            "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
-                                           "mujoco/soft_weld", "cameras", "mujoco/freejoint"));
+                                           "mujoco/soft_weld", "cameras", "mujoco/freejoint",
+                                           "box_stack"));
 
 }  // namespace
 }  // namespace gauss::test

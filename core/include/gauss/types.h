@@ -77,8 +77,11 @@ enum EnableBit : unsigned {
   // subtracted from their reference acceleration, as MuJoCo 3.12 does (2.2.2 does not); the
   // MJCF compiler enables it for files that use MuJoCo 3.x features (docs/mjcf.md)
   kEnableEqJdotv = 1u << 7,
+  // Gauss extension: box-box contacts by face clipping, as MuJoCo 3.12 computes them (2.2.2's
+  // box-box collider otherwise); the MJCF compiler enables it for 3.x files (docs/mjcf.md)
+  kEnableBoxClip = 1u << 8,
 };
-inline constexpr int kNumEnableBits = 8;
+inline constexpr int kNumEnableBits = 9;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -90,7 +93,7 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
     "clampctrl",  "warmstart", "filterparent", "actuation", "refsafe", "sensor"};
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
-                                                             "sleep",  "eqjdotv"};
+                                                             "sleep",  "eqjdotv", "boxclip"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

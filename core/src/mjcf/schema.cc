@@ -136,8 +136,8 @@ Rule OptionRule() {
                             // 3.x
                             "spring", "damper", "midphase", "eulerdamp", "autoreset",
                             "nativeccd", "island", "invdiscrete", "sleep",
-                            // Gauss extension (types.h, kEnableEqJdotv)
-                            "eqjdotv"})});
+                            // Gauss extensions (types.h, kEnableEqJdotv, kEnableBoxClip)
+                            "eqjdotv", "boxclip"})});
 }
 
 Rule SizeRule() {
