@@ -19,6 +19,10 @@
 #   --island          Gauss solves each constraint island on its own (flags.island=true), as
 #                     MuJoCo 3.12 does by default (Gauss does so by default only in files that
 #                     use MuJoCo 3.x features, docs/islands.md; the humanoids are 2.2.2 files)
+#   --paired          each MuJoCo against Gauss running the same algorithm: Gauss without
+#                     islands (flags.island=false) against MuJoCo 2.2.2, Gauss with islands
+#                     against MuJoCo 3.12 (both Gauss runs interleaved with the MuJoCo ones);
+#                     columns for both pairings, ratio = the smaller of the two
 #   --instructions    instead of wall clock: instructions per step counted by valgrind's
 #                     callgrind (runs of N and 2N steps, difference / N; one round); the ratio
 #                     is then MuJoCo's count / Gauss's (higher = Gauss does less work)
@@ -32,6 +36,7 @@ rounds=3
 models=""
 variants=all
 island=false
+paired=false
 instructions=false
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -40,8 +45,9 @@ while [ $# -gt 0 ]; do
     --models) models=$(echo "$2" | tr ',' ' '); shift 2 ;;
     --variants) variants=$2; shift 2 ;;
     --island) island=true; shift ;;
+    --paired) paired=true; shift ;;
     --instructions) instructions=true; shift ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     -*) echo "bench_vs_mujoco.sh: unknown option $1" >&2; exit 2 ;;
     *) models="$models $1"; shift ;;
   esac
@@ -130,6 +136,52 @@ median() {
 
 unit="steps/s"
 [ "$instructions" = true ] && unit="Ir/step"
+[ "$paired" = true ] && [ "$island" = true ] &&
+  { echo "bench_vs_mujoco.sh: --paired already runs Gauss with and without islands" >&2; exit 2; }
+
+# Gauss's ratio to MuJoCo's number (a = Gauss, b = MuJoCo; "-" when either is missing):
+# steps/s Gauss / MuJoCo, or instructions MuJoCo / Gauss, so that higher is better for Gauss.
+ratio_of() {
+  awk -v g="$1" -v m="$2" -v ir="$instructions" 'BEGIN {
+    if (g + 0 <= 0 || m + 0 <= 0) { print "-"; exit }
+    printf "%.2f", ir == "true" ? m / g : g / m }'
+}
+
+if [ "$paired" = true ]; then
+  printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s\n' model variant "gauss" "mujoco2.2.2" \
+    "ratio" "gauss+isl" "mujoco3.12" "ratio" "min"
+  for model in $models; do
+    name=$(basename "$model" .xml)
+    for v in $variants; do
+      variant_options "$v"
+      gs=""; gis=""; m2s=""; m3s=""
+      k=0
+      # shellcheck disable=SC2086  # the option strings split into words on purpose
+      while [ "$k" -lt "$rounds" ]; do
+        gs="$gs $(measure "$gauss" bench "$model" $gauss_opts --set flags.island=false)"
+        if [ -n "$mjref" ] && [ "$mj2_ok" = true ]; then
+          m2s="$m2s $(measure "$mjref" bench "$model" $mj_opts)"
+        else
+          m2s="$m2s -"
+        fi
+        gis="$gis $(measure "$gauss" bench "$model" $gauss_opts --set flags.island=true)"
+        if [ -n "$mjref3" ]; then m3s="$m3s $(measure "$mjref3" bench "$model" $mj_opts)"; else m3s="$m3s -"; fi
+        k=$((k + 1))
+      done
+      # shellcheck disable=SC2086
+      g=$(median $gs); gi=$(median $gis); m2=$(median $m2s); m3=$(median $m3s)
+      r2=$(ratio_of "$g" "$m2"); r3=$(ratio_of "$gi" "$m3")
+      low=$(printf '%s\n' "$r2" "$r3" | awk '$1 + 0 > 0' | sort -g | head -n 1)
+      printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s\n' "$name" "$v" "$g" "$m2" "$r2" \
+        "$gi" "$m3" "$r3" "${low:--}"
+    done
+  done
+  echo "($unit, median of $rounds interleaved rounds of $steps steps from the reset (instructions:" \
+       "one round); Gauss without islands against MuJoCo 2.2.2, with islands against MuJoCo 3.12;" \
+       "ratios: higher is better for Gauss)"
+  exit 0
+fi
+
 printf '%-14s %-16s %12s %12s %12s %7s\n' model variant "gauss" "mujoco2.2.2" "mujoco3.12" ratio
 for model in $models; do
   name=$(basename "$model" .xml)

@@ -17,13 +17,15 @@ namespace {
 
 const char* kUsage =
     "usage: gauss view MODEL.xml [--traj TRAJ.csv]... (--out PAGE.html | --serve PORT)\n"
-    "                  [--bind ADDR] [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
+    "                  [--bind ADDR] [--camera NAME] [--config CFG.yaml] [--set KEY=VALUE]...\n\n"
     "Shows MODEL.xml in a web browser. --out writes one self-contained HTML page that plays\n"
     "the trajectories (CSV files with time and qpos columns, as written by `gauss run --out`;\n"
     "their TRAJ.csv.config.yaml and TRAJ.csv.contacts.csv are picked up from beside them);\n"
     "several --traj are drawn ghosted over each other or side by side. --serve simulates the\n"
     "model live and serves the page on http://127.0.0.1:PORT/ (pause, step, reset and the\n"
-    "solver, integrator and timestep from the page); --bind changes the listening address.";
+    "solver, integrator and timestep from the page); --bind changes the listening address.\n"
+    "The page looks through the free (orbit) camera or any camera of the model (a menu;\n"
+    "--camera picks the one it starts with).";
 
 // Text as HTML character data (no markup).
 std::string HtmlText(const std::string& text) {
@@ -69,16 +71,21 @@ std::string ViewerPageHtml(const std::string& title, const std::string& scene_js
 }
 
 void WriteViewerPage(const std::string& model_path, const Config& config,
-                     const std::vector<ViewTrajectory>& trajectories, const std::string& out_path) {
+                     const std::vector<ViewTrajectory>& trajectories, const std::string& out_path,
+                     const std::string& camera) {
   const std::shared_ptr<const Model> model = LoadModelFile(model_path);
+  const int camera_index = ViewCameraIndex(*model, camera);
   const Engine engine(model, config);
   Data d = engine.MakeData();
   engine.Forward(d);
-  std::string scene = "{\"live\":false,\"model\":" + ModelJson(engine.model(), model_path);
+  std::string scene = "{\"live\":false,\"camera\":" + std::to_string(camera_index) +
+                      ",\"model\":" + ModelJson(engine.model(), model_path);
   scene += ",\"rest\":[";
   AppendBodyPoses(engine.model(), d, scene);
   scene += "],\"restSkins\":[";
   AppendSkinVertices(engine.model(), d, scene);
+  scene += "],\"restCameras\":[";
+  AppendCameraPoses(engine.model(), d, scene);
   scene += "],\"trajectories\":[";
   for (std::size_t i = 0; i < trajectories.size(); ++i) {
     if (i) scene += ',';
@@ -118,7 +125,7 @@ void WriteRunIndexPage(const std::string& out_path, const std::string& title,
 int ViewCommand(const std::vector<std::string>& argv) {
   CommonArgs args;
   std::vector<std::string> traj_paths;
-  std::string out_path, bind = "127.0.0.1";
+  std::string out_path, bind = "127.0.0.1", camera;
   int port = -1;
   po::options_description desc("Options");
   desc.add_options()
@@ -129,7 +136,9 @@ int ViewCommand(const std::vector<std::string>& argv) {
       ("serve", po::value<int>(&port)->value_name("PORT"),
        "simulate live and serve the page on PORT (0: any free port, printed)")
       ("bind", po::value<std::string>(&bind)->value_name("ADDR")->default_value("127.0.0.1"),
-       "with --serve: the address to listen on (default loopback only)");
+       "with --serve: the address to listen on (default loopback only)")
+      ("camera", po::value<std::string>(&camera)->value_name("NAME"),
+       "start with the view of the model camera NAME (or its index) instead of the free camera");
   AddConfigOptions(desc, args);
   po::variables_map vm;
   if (!ParseCommandLine(argv, kUsage, desc, true, args, vm)) return 0;
@@ -138,11 +147,11 @@ int ViewCommand(const std::vector<std::string>& argv) {
   if (serve && (port < 0 || port > 65535)) throw UsageError("--serve PORT must be in 0..65535");
   if (serve) {
     if (!traj_paths.empty()) throw UsageError("--traj is for --out pages; --serve simulates live");
-    return ServeViewer(args, bind, port);
+    return ServeViewer(args, bind, port, camera);
   }
   std::vector<ViewTrajectory> trajectories;
   for (const std::string& p : traj_paths) trajectories.push_back(TrajectoryWithSidecars(p));
-  WriteViewerPage(args.model, BuildConfig(args), trajectories, out_path);
+  WriteViewerPage(args.model, BuildConfig(args), trajectories, out_path, camera);
   std::printf("page: %s (%zu trajectories)\n", out_path.c_str(), trajectories.size());
   return 0;
 }

@@ -18,10 +18,13 @@ bool ViewerAvailable();
 // viewer was not built (ViewerAvailable() is false).
 std::string ViewerPageHtml(const std::string& title, const std::string& scene_json);
 
-// (model file, configuration, trajectories) => writes the page to `out_path`; throws
-// gauss::Error on bad input (file, line, column) or when the page cannot be written.
+// (model file, configuration, trajectories, the model camera to start with: a name, an index
+// or "" for the free camera) => writes the page to `out_path`; throws gauss::Error on bad
+// input (file, line, column) or when the page cannot be written, UsageError for an unknown
+// camera.
 void WriteViewerPage(const std::string& model_path, const Config& config,
-                     const std::vector<ViewTrajectory>& trajectories, const std::string& out_path);
+                     const std::vector<ViewTrajectory>& trajectories, const std::string& out_path,
+                     const std::string& camera = "");
 
 // (title, table columns and rows, per row the page it links to ("" for none)) => writes a plain
 // HTML page (no script) with the table, each linked row's first cell a link to its page. Used
@@ -32,7 +35,9 @@ void WriteRunIndexPage(const std::string& out_path, const std::string& title,
                        const std::vector<std::string>& links);
 
 // `gauss view MODEL --serve PORT`: serves the page on `bind`:`port` (port 0: any free port,
-// printed on stdout) and simulates live until the process is stopped (view_serve.cc).
-int ServeViewer(const CommonArgs& args, const std::string& bind, int port);
+// printed on stdout) and simulates live until the process is stopped (view_serve.cc); the page
+// starts with model camera `camera` (as in WriteViewerPage).
+int ServeViewer(const CommonArgs& args, const std::string& bind, int port,
+                const std::string& camera = "");
 
 }  // namespace gauss::cli

@@ -9,9 +9,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "common.h"
 #include "contact_csv.h"
 #include "csv.h"
 #include "gauss/error.h"
+#include "gauss/math.h"
 #include "gauss/sensor_support.h"
 #include "gauss/visual.h"
 
@@ -197,7 +199,48 @@ std::string ModelJson(const Model& m, const std::string& model_path) {
     AppendArray(&m.hfield_data[m.hfield_adr[k]], m.hfield_nrow[k] * m.hfield_ncol[k], out);
     out += "}";
   }
+  out += "],\"cameras\":[";
+  for (int k = 0; k < m.ncam; ++k) {
+    out += std::string(k ? "," : "") + "{\"name\":" + JsonString(m.cam_name[k]) + ",\"fovy\":";
+    AppendNumber(m.cam_fovy[k], out);
+    out += "}";
+  }
   return out + "]}";
+}
+
+void AppendCameraPoses(const Model& m, const Data& d, std::string& out) {
+  for (int k = 0; k < m.ncam; ++k) {
+    if (k) out += ',';
+    for (int c = 0; c < 3; ++c) {
+      AppendNumber(d.cam_xpos[3 * k + c], out);
+      out += ',';
+    }
+    double q[4];
+    math::MatToQuat(q, &d.cam_xmat[9 * k]);
+    for (int c = 0; c < 4; ++c) {
+      AppendNumber(q[c], out);
+      if (c < 3) out += ',';
+    }
+  }
+}
+
+int ViewCameraIndex(const Model& m, const std::string& camera) {
+  if (camera.empty()) return -1;
+  const int id = m.CameraId(camera);
+  if (id >= 0) return id;
+  if (camera.find_first_not_of("0123456789") == std::string::npos && camera.size() < 9 &&
+      std::stoi(camera) < m.ncam) {
+    return std::stoi(camera);
+  }
+  std::string names;
+  for (int k = 0; k < m.ncam; ++k) {
+    names += (k ? ", " : "") + (m.cam_name[k].empty() ? std::to_string(k) : m.cam_name[k]);
+  }
+  throw UsageError("--camera: the model " + m.name + " has no camera '" + camera + "' (" +
+                   (m.ncam ? "its cameras: " + names + ", or an index 0.." +
+                                 std::to_string(m.ncam - 1)
+                           : std::string("it has no cameras")) +
+                   ")");
 }
 
 void AppendBodyPoses(const Model& m, const Data& d, std::string& out) {
@@ -295,7 +338,7 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
                 "more qpos columns than the model's nq=" + std::to_string(m.nq) +
                     ": the trajectory is of another model");
   }
-  std::string times = "[", poses = "[", skins = "[";
+  std::string times = "[", poses = "[", skins = "[", cameras = "[";
   engine.Reset(d);
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     for (const Group& g : groups) {
@@ -307,10 +350,12 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
       times += ',';
       poses += ',';
       if (m.nskinvert) skins += ',';
+      if (m.ncam) cameras += ',';
     }
     AppendNumber(d.time, times);
     AppendBodyPoses(m, d, poses);
     AppendSkinVertices(m, d, skins);
+    AppendCameraPoses(m, d, cameras);
   }
   std::string config, summary;
   if (!trajectory.config_path.empty()) {
@@ -321,7 +366,7 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
                     ",\"file\":" + JsonString(trajectory.csv_path) +
                     ",\"summary\":" + JsonString(summary) + ",\"config\":" + JsonString(config) +
                     ",\"time\":" + times + "],\"poses\":" + poses + "],\"skins\":" + skins +
-                    "],\"contacts\":";
+                    "],\"cameras\":" + cameras + "],\"contacts\":";
   out += trajectory.contacts_path.empty() ? "[]"
                                           : ContactFileJson(trajectory.contacts_path, t.rows.size());
   return out + "}";

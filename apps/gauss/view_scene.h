@@ -1,11 +1,17 @@
 // The data of a viewer page (docs/viewer.md): the model's drawable parts and the trajectories
 // to play, as the JSON object the page script (viewer/src) reads.
 //
-// Scene JSON: {"model": {name, file, timestep, bodies, geoms, sites, skins, meshes},
-//              "rest": poses, "restSkins": skin vertices (reference configuration),
-//              "trajectories": [{label, file, summary, config, time, poses, skins, contacts}],
+// Scene JSON: {"model": {name, file, timestep, bodies, geoms, sites, skins, meshes, hfields,
+//                        cameras},
+//              "rest": poses, "restSkins": skin vertices, "restCameras": camera poses
+//              (reference configuration),
+//              "trajectories": [{label, file, summary, config, time, poses, skins, cameras,
+//                                contacts}],
+//              "camera": the model camera the page starts with (-1: the free camera),
 //              "live": bool}
 // poses hold, per frame, every body but the world as x y z qw qx qy qz (world frame);
+// cameras likewise every model camera (cam_xpos, cam_xmat as a quaternion; the camera looks
+// along its -z axis with y up, as three.js cameras do);
 // skins hold, per frame, the posed vertices of every skin (gauss/visual.h SkinVertices) as
 // x y z, skin after skin (nskinvert x 3 numbers per frame);
 // contacts hold per contact its frame index, point, normal, normal and friction force:
@@ -40,7 +46,8 @@ ViewTrajectory TrajectoryWithSidecars(const std::string& csv_path);
 
 // (model) => the "model" JSON object: bodies (name, parent), geoms and sites (type, body, size,
 // local pose, the rgba they are drawn with (own or material, gauss/visual.h), group, collides),
-// skins (name, rgba, group, faces, vertex count), meshes (compiled vertices and triangles).
+// skins (name, rgba, group, faces, vertex count), meshes (compiled vertices and triangles),
+// cameras (name, vertical field of view in degrees).
 std::string ModelJson(const Model& m, const std::string& model_path);
 
 // (engine, trajectory) => the trajectory JSON object. Each CSV row's qpos is put through
@@ -51,6 +58,15 @@ std::string TrajectoryJson(const Engine& engine, Data& d, const ViewTrajectory& 
 // (d after Forward) => "x y z qw qx qy qz" of bodies 1..nbody-1, appended to `out` as JSON
 // numbers separated by commas (no brackets).
 void AppendBodyPoses(const Model& m, const Data& d, std::string& out);
+
+// (d after Forward) => "x y z qw qx qy qz" of every camera (cam_xpos, cam_xmat), appended to
+// `out` like AppendBodyPoses (nothing for a model without cameras).
+void AppendCameraPoses(const Model& m, const Data& d, std::string& out);
+
+// (model, --camera argument) => the camera index the page starts with: -1 for "" (the free
+// camera), else the camera of that name, or of that index; throws UsageError naming the
+// model's cameras otherwise.
+int ViewCameraIndex(const Model& m, const std::string& camera);
 
 // (d after Forward) => the posed vertices of every skin, "x,y,z,..." appended to `out` (no
 // brackets; nothing for a model without skins).

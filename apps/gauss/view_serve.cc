@@ -78,7 +78,8 @@ class LiveSimulation {
     return "";
   }
 
-  // The state JSON: time, steps, paused, summary (solver etc.), poses, skins and contacts.
+  // The state JSON: time, steps, paused, summary (solver etc.), poses, skins, cameras and
+  // contacts.
   std::string StateJson() {
     engine_->Forward(d_);  // the poses and contacts of the current state, not the last step's
     std::string out = "{\"time\":" + Number(d_.time) + ",\"steps\":" + std::to_string(steps_) +
@@ -87,23 +88,30 @@ class LiveSimulation {
     AppendBodyPoses(engine_->model(), d_, out);
     out += "],\"skins\":[";
     AppendSkinVertices(engine_->model(), d_, out);
+    out += "],\"cameras\":[";
+    AppendCameraPoses(engine_->model(), d_, out);
     out += "],\"contacts\":" + ContactsJson(engine_->model(), d_) + "}";
     return out;
   }
 
-  // The page's scene JSON: the model and its pose at the reference configuration.
-  std::string SceneJson() {
+  // The page's scene JSON: the model and its pose at the reference configuration, starting
+  // with the view of model camera `camera` (-1: the free camera).
+  std::string SceneJson(int camera) {
     Data rest = engine_->MakeData();
     engine_->Forward(rest);
-    std::string out = "{\"live\":true,\"model\":" + ModelJson(engine_->model(), args_.model);
+    std::string out = "{\"live\":true,\"camera\":" + std::to_string(camera) +
+                      ",\"model\":" + ModelJson(engine_->model(), args_.model);
     out += ",\"rest\":[";
     AppendBodyPoses(engine_->model(), rest, out);
     out += "],\"restSkins\":[";
     AppendSkinVertices(engine_->model(), rest, out);
+    out += "],\"restCameras\":[";
+    AppendCameraPoses(engine_->model(), rest, out);
     return out + "],\"trajectories\":[]}";
   }
 
   const std::string& model_name() const { return engine_->model().name; }
+  const Model& model() const { return engine_->model(); }
 
  private:
   static std::string Number(double v) {
@@ -227,9 +235,11 @@ http::response<http::string_body> Handle(const http::request<http::string_body>&
 
 }  // namespace
 
-int ServeViewer(const CommonArgs& args, const std::string& bind, int port) {
+int ServeViewer(const CommonArgs& args, const std::string& bind, int port,
+                const std::string& camera) {
   LiveSimulation sim(args);
-  const std::string page = ViewerPageHtml("Gauss live: " + sim.model_name(), sim.SceneJson());
+  const std::string page = ViewerPageHtml("Gauss live: " + sim.model_name(),
+                                          sim.SceneJson(ViewCameraIndex(sim.model(), camera)));
   asio::io_context io;
   boost::system::error_code ec;
   const asio::ip::address address = asio::ip::make_address(bind, ec);

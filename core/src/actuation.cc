@@ -163,6 +163,14 @@ double SiteTransmission(const Model& m, const Data& d, int a, double* moment, do
     for (int i = 0; i < 3 * nv; ++i) jacp[i] -= ref_jacp[i];
     MulMatVec3(wrench, rmat, gear);
     AddJacTVec(nv, jacp, wrench, moment);
+    if (m.opt.Enabled(kEnableRefsiteRot)) {
+      // the reference frame turns too: d(R' dif) = R' (v_site - v_ref - w_ref x dif), so the
+      // reference's rotation adds (R gear) x dif through its rotational Jacobian, and a rigid
+      // rotation of both sites leaves the length unchanged (MuJoCo 3.12; 2.2.2 omits it)
+      double turn[3];
+      Cross3(turn, wrench, dif);
+      AddJacTVec(nv, ref_jacr, turn, moment);
+    }
   }
   if (gear[3] != 0 || gear[4] != 0 || gear[5] != 0) {
     // orientation of the site relative to the reference, as a rotation vector; the frame

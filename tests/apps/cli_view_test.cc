@@ -14,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "cli_harness.h"
+#include "gauss/math.h"
 #include "support/test_support.h"
 
 namespace gauss::test {
@@ -130,6 +131,47 @@ TEST(CliView, PageEmbedsModelTrajectoryAndContacts) {
     const double drawn = t["poses"][7 * (nbody - 1) * last + 7 * 3 + k].as<double>();
     EXPECT_NEAR(drawn, traj.At(last, "qpos" + std::to_string(21 + k)), 1e-6) << k;
   }
+}
+
+// tests/models/view_cameras.xml: the page lists the model's cameras, starts with the one
+// --camera names, and carries every camera's pose per frame; the rider camera is the falling
+// box's recorded position plus its offset, looking along +x (MJCF xyaxes "0 -1 0 0 0 1").
+TEST(CliView, PageEmbedsTheModelCamerasPosedPerFrame) {
+  if (!kHaveViewer) GTEST_SKIP() << "gauss was built without the viewer (no npm)";
+  const std::string dir = ScratchDir();
+  const std::string model = Q(TestModel("view_cameras.xml"));
+  ASSERT_EQ(RunGauss("run " + model + " --duration 0.5 --every 20 --out " + Q(dir + "/c.csv")).status, 0);
+  const CliResult view = RunGauss("view " + model + " --traj " + Q(dir + "/c.csv") + " --out " +
+                                  Q(dir + "/c.html") + " --camera watch");
+  ASSERT_EQ(view.status, 0) << view.err;
+  const YAML::Node scene = PageScene(ReadFile(dir + "/c.html"));
+  ASSERT_TRUE(scene["model"]) << "scene JSON not readable";
+  EXPECT_EQ(scene["camera"].as<int>(), 0);
+  const YAML::Node cams = scene["model"]["cameras"];
+  ASSERT_EQ(cams.size(), 2u);
+  EXPECT_EQ(cams[0]["name"].as<std::string>(), "watch");
+  EXPECT_EQ(cams[1]["fovy"].as<double>(), 50);
+  EXPECT_EQ(scene["restCameras"].size(), 14u);
+  const Csv traj = ReadCsvFile(dir + "/c.csv");
+  const YAML::Node poses = scene["trajectories"][0]["cameras"];
+  ASSERT_EQ(poses.size(), traj.rows.size() * 14);
+  // the rider's local frame in the world: x = (0,-1,0), y = (0,0,1), z = x cross y = (-1,0,0)
+  const double rotation[9] = {0, 0, -1, -1, 0, 0, 0, 1, 0};
+  double q[4];
+  math::MatToQuat(q, rotation);
+  for (std::size_t r = 0; r < traj.rows.size(); ++r) {
+    const std::size_t k = 14 * r + 7;
+    EXPECT_NEAR(poses[k].as<double>(), traj.At(r, "qpos0") + 0.15, 1e-6) << r;
+    EXPECT_NEAR(poses[k + 1].as<double>(), traj.At(r, "qpos1"), 1e-6) << r;
+    EXPECT_NEAR(poses[k + 2].as<double>(), traj.At(r, "qpos2"), 1e-6) << r;
+    const double sign = poses[k + 3].as<double>() * q[0] < 0 ? -1 : 1;
+    for (int c = 0; c < 4; ++c) EXPECT_NEAR(sign * poses[k + 3 + c].as<double>(), q[c], 1e-6) << r;
+  }
+  // an unknown camera is a usage error naming the model's cameras
+  const CliResult bad = RunGauss("view " + model + " --out " + Q(dir + "/x.html") + " --camera nope");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("its cameras: watch, rider"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.html"));
 }
 
 TEST(CliView, Errors) {

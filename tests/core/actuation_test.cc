@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -110,8 +111,35 @@ TEST_F(Transmissions, MomentIsTheGradientOfLength) {
   RecordProperty("max_moment_error", buf);
 }
 
+TEST_F(Transmissions, RefsiteTranslationMomentIsTheGradientOfLengthWithTheFrameTurning) {
+  // with kEnableRefsiteRot (MuJoCo 3.12's moment) the refsite translation's moment is the true
+  // gradient of its length, the reference frame's rotation included
+  auto turned = std::make_shared<Model>(m());
+  turned->opt.enableflags |= kEnableRefsiteRot;
+  model_ = turned;
+  AllocateData(m(), d_);
+  const int a = m().ActuatorId("ref_translation");
+  ASSERT_GE(a, 0);
+  std::mt19937_64 gen(23);
+  const double h = 1e-6;
+  double worst = 0;
+  for (int s = 0; s < 20; ++s) {
+    RandomPose(gen, d_);
+    Evaluate(d_);
+    const Data plus = Moved(d_, h), minus = Moved(d_, -h);
+    const double fd = (plus.actuator_length[a] - minus.actuator_length[a]) / (2 * h);
+    const double err = std::fabs(fd - Power(d_, a)) / (1 + std::fabs(fd));
+    worst = std::max(worst, err);
+    EXPECT_LE(err, 1e-6) << "state " << s;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.3g", worst);
+  RecordProperty("max_moment_error", buf);
+}
+
 TEST_F(Transmissions, RefsiteMomentHoldsTheReferenceFrameFixed) {
   // length = gear . R_ref' (x_site - x_ref); MuJoCo 2.2.2's moment (J_site - J_ref)' R_ref gear
+  // (Gauss's without kEnableRefsiteRot, the default of 2.2.2 files such as the zoo)
   // differentiates the position difference in the reference frame of the current instant,
   // i.e. without the rotation of R_ref itself
   const int a = m().ActuatorId("ref_translation");

@@ -153,7 +153,7 @@ TEST(Config, EveryFlagName) {
     EXPECT_EQ(o.disableflags, 0u) << names[i];
   }
   const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd", "island",
-                          "sleep",    "eqjdotv"};
+                          "sleep",    "eqjdotv",  "refsiterot"};
   for (int i = 0; i < kNumEnableBits; ++i) {
     Options o;
     Config c;

@@ -127,6 +127,10 @@ function showTime(t) {
   if (!trajectories.length) {
     rigs[0].pose(scene.rest, 0);
     rigs[0].poseSkins(scene.restSkins ?? [], 0);
+  } else {
+    // model cameras follow the first trajectory
+    cameraPoses = trajectories[0].cameras ?? [];
+    cameraOffset = 7 * ncam * frameAt(trajectories[0].time, time);
   }
   trajectories.forEach((traj, i) => {
     const f = frameAt(traj.time, time);
@@ -153,6 +157,41 @@ function stepFrame(direction) {
   showTime(times[f]);
 }
 
+// ---------------------------------------------------------------- model cameras
+const ncam = (scene.model.cameras ?? []).length;
+/** The camera poses of the shown instant (7 numbers per camera) and their offset. */
+let cameraPoses = scene.restCameras ?? [];
+let cameraOffset = 0;
+/** The free camera's pose while a model camera is looked through (restored when leaving). */
+let freeView = null;
+/** Index of the model camera looked through, -1 for the free (orbit) camera. */
+function modelCamera() { return ncam ? Number(ui.view.value) : -1; }
+/** Poses `camera` as model camera c: MuJoCo cameras, like three.js ones, look along -z, y up. */
+function applyModelCamera(c) {
+  const k = cameraOffset + 7 * c;
+  if (k + 6 >= cameraPoses.length) return;
+  camera.position.set(cameraPoses[k], cameraPoses[k + 1], cameraPoses[k + 2]);
+  camera.quaternion.set(cameraPoses[k + 4], cameraPoses[k + 5], cameraPoses[k + 6], cameraPoses[k + 3]);
+  if (camera.fov !== scene.model.cameras[c].fovy) {
+    camera.fov = scene.model.cameras[c].fovy;
+    camera.updateProjectionMatrix();
+  }
+}
+function switchCamera() {
+  dirty = true;
+  const c = modelCamera();
+  if (c >= 0 && !freeView) {
+    freeView = {position: camera.position.clone(), quaternion: camera.quaternion.clone(), fov: camera.fov};
+  } else if (c < 0 && freeView) {
+    camera.position.copy(freeView.position);
+    camera.quaternion.copy(freeView.quaternion);
+    camera.fov = freeView.fov;
+    camera.updateProjectionMatrix();
+    freeView = null;
+  }
+  controls.enabled = c < 0;
+}
+
 // ---------------------------------------------------------------- follow, render loop
 let followed = -1;
 const lastFollow = new THREE.Vector3();
@@ -176,8 +215,13 @@ function resize() {
 
 function render() {
   resize();
-  updateFollow();
-  controls.update();
+  const c = modelCamera();
+  if (c >= 0) {
+    applyModelCamera(c);
+  } else {
+    updateFollow();
+    controls.update();
+  }
   renderer.render(world, camera);
 }
 
@@ -215,6 +259,7 @@ ui.follow.addEventListener('change', () => {
   if (followed > 0) rigs[0].bodies[followed].getWorldPosition(lastFollow);
 });
 ui.layout.addEventListener('change', applyLayout);
+ui.view.addEventListener('change', switchCamera);
 for (const box of [ui.collision, ui.visual, ui.sites, ui.contacts, ...ui.shown]) box.addEventListener('change', applyVisibility);
 window.addEventListener('keydown', (e) => {
   if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
@@ -224,11 +269,14 @@ window.addEventListener('keydown', (e) => {
 });
 
 applyVisibility();
+switchCamera();
 showTime(0);
 if (scene.live) {
   live = new LiveClient(ui, (state) => {
     rigs[0].pose(state.poses, 0);
     rigs[0].poseSkins(state.skins ?? [], 0);
+    cameraPoses = state.cameras ?? [];
+    cameraOffset = 0;
     dirty = true;
     rigs[0].contacts.show(state.contacts, 0, state.contacts.length, dotRadius, forceScale);
     ui.play.textContent = state.paused ? 'play' : 'pause';
@@ -265,5 +313,13 @@ window.gaussViewer = {
   },
   /** The drawn vertices of skin `k` (world x y z, 3 numbers per vertex). */
   skinVertices(k, rig = 0) { return Array.from(rigs[rig].skins[k].geometry.getAttribute('position').array); },
+  /** The view's camera after rendering: world position, quaternion (w x y z), vertical fov. */
+  cameraPose() {
+    render();
+    const q = camera.quaternion;
+    return {position: camera.position.toArray(), quaternion: [q.w, q.x, q.y, q.z], fov: camera.fov};
+  },
+  /** Looks through model camera c (-1: the free camera), as the camera menu does. */
+  setCamera(c) { if (ncam) { ui.view.value = String(c); switchCamera(); } render(); },
   live: () => live,
 };

@@ -54,6 +54,12 @@ export function buildUi(scene) {
   const follow = el('select', {id: 'gauss-follow', title: 'keep a body at the centre of the view'},
     [el('option', {value: '-1'}, ['follow: none']),
      ...scene.model.bodies.slice(1).map((b, i) => el('option', {value: String(i + 1)}, ['follow: ' + (b.name || 'body ' + (i + 1))]))]);
+  // The free (orbit) camera or one of the model's cameras (MJCF <camera>).
+  const cameras = scene.model.cameras ?? [];
+  const view = el('select', {id: 'gauss-camera', title: 'look through the free camera or a camera of the model'},
+    [el('option', {value: '-1'}, ['camera: free']),
+     ...cameras.map((c, i) => el('option', {value: String(i)}, ['camera: ' + (c.name || String(i))]))]);
+  /** @type {HTMLSelectElement} */ (view).value = String(scene.camera >= 0 && scene.camera < cameras.length ? scene.camera : -1);
   const layout = el('select', {id: 'gauss-layout', title: 'several trajectories: ghosted or side by side'},
     [el('option', {value: 'ghost'}, ['ghosted']), el('option', {value: 'side'}, ['side by side'])]);
   const collision = checkbox('collision geoms', 'gauss-show-collision', true);
@@ -79,6 +85,7 @@ export function buildUi(scene) {
     panel.append(slider);
   }
   panel.append(time, follow);
+  if (cameras.length) panel.append(view);
   if (scene.trajectories.length > 1) panel.append(layout);
   panel.append(collision.node, visual.node, sites.node, contacts.node);
   const legend = el('div', {class: 'gauss-legend', id: 'gauss-legend'},
@@ -95,6 +102,6 @@ export function buildUi(scene) {
   const status = el('div', {class: 'summary', id: 'gauss-status'});
   legend.append(status);
   document.body.append(legend, panel);
-  return {shown: shown.map((s) => s.box), canvas, play, back, step, reset, speed, slider, time, follow, layout, status, settings,
+  return {shown: shown.map((s) => s.box), canvas, play, back, step, reset, speed, slider, time, follow, view, layout, status, settings,
     collision: collision.box, visual: visual.box, sites: sites.box, contacts: contacts.box};
 }

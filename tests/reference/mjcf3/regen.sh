@@ -25,7 +25,7 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "actfrcrange_free 22 1" "actgroup 20 1" "mujoco/actuator_group_disable 21 1" \
             "mujoco/connect 18 0" \
             "mujoco/jdotv_connect_3d 19 0" "mujoco/jdotv_weld_3d 20 0" "mujoco/soft_weld 21 0" \
-            "cameras 22 1" "mujoco/freejoint 23 0" "box_stack 24 0"; do
+            "cameras 22 1" "mujoco/freejoint 23 0" "refsite_turn 24 1" "box_stack 24 0"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
