@@ -106,7 +106,9 @@ Agreement Compare(BoxPair& pair, const std::vector<Pose>& poses, bool report) {
         worst = std::max(worst, MaxAbs(got.pos, want[c].data() + 1, 3));
         worst = std::max(worst, MaxAbs(got.frame, want[c].data() + 4, 3));
       }
-      if (report) EXPECT_LE(worst, kTol) << "pose " << p;
+      if (report) {
+        EXPECT_LE(worst, kTol) << "pose " << p;
+      }
     }
     a.worst = std::max(a.worst, worst);
     if (worst > kTol) ++a.mismatched;
