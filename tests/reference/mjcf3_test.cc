@@ -322,7 +322,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
                                            "refsite_turn", "site_weld", "poly_stiffness",
-                                           "actgravcomp", "eulerdamp", "tausmooth"));
+                                           "actgravcomp", "eulerdamp", "tausmooth", "box_stack"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -85,8 +85,11 @@ enum EnableBit : unsigned {
   // rotation of the reference frame (MuJoCo 3.12; 2.2.2 differentiates the position difference
   // in a frame held fixed); on by default in files that use MuJoCo 3.x features
   kEnableRefsiteRot = 1u << 8,
+  // Gauss extension: box-box contacts by face clipping, as MuJoCo 3.12 computes them (2.2.2's
+  // box-box collider otherwise); the MJCF compiler enables it for 3.x files (docs/mjcf.md)
+  kEnableBoxClip = 1u << 9,
 };
-inline constexpr int kNumEnableBits = 9;
+inline constexpr int kNumEnableBits = 10;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -99,7 +102,8 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
     "autoreset"};
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
-                                                             "sleep",  "eqjdotv", "refsiterot"};
+                                                             "sleep",  "eqjdotv", "refsiterot",
+                                                             "boxclip"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

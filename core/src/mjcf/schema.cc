@@ -136,8 +136,9 @@ Rule OptionRule() {
                             // 3.x
                             "spring", "damper", "midphase", "eulerdamp", "autoreset",
                             "nativeccd", "island", "invdiscrete", "sleep",
-                            // Gauss extensions (types.h, kEnableEqJdotv, kEnableRefsiteRot)
-                            "eqjdotv", "refsiterot"})});
+                            // Gauss extensions (types.h, kEnableEqJdotv, kEnableRefsiteRot,
+                            // kEnableBoxClip)
+                            "eqjdotv", "refsiterot", "boxclip"})});
 }
 
 Rule SizeRule() {

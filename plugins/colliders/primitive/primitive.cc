@@ -76,10 +76,11 @@ class PrimitiveCollider : public Collider {
   }
 
  protected:
-  // (geom_xpos, geom_xmat, geom_size of g1 and g2) => out[0..n)
+  // (geom_xpos, geom_xmat, geom_size of g1 and g2, opt.enableflags) => out[0..n)
   int DoCollide(const Model& m, const Data& d, int g1, int g2, double margin, Contact* out,
                 int max_contacts) const override {
-    const PairFunction fn = Lookup(m.geom_type[g1], m.geom_type[g2]);
+    PairFunction fn = Lookup(m.geom_type[g1], m.geom_type[g2]);
+    if (fn == primitive::BoxBox && m.opt.Enabled(kEnableBoxClip)) fn = primitive::BoxBoxClip;
     if (!fn || max_contacts <= 0) return 0;
     const Geom a = primitive::GetGeom(m, d, g1), b = primitive::GetGeom(m, d, g2);
     if (max_contacts >= primitive::kPrimitiveMax) return fn(a, b, margin, out);

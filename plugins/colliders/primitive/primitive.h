@@ -57,7 +57,10 @@ int SpherePointBox(const double* centre, const double* mat, double radius, const
 int SphereBox(const Geom& sphere, const Geom& box, double margin, Contact* out);
 int CapsuleBox(const Geom& capsule, const Geom& box, double margin, Contact* out);
 
-// box_box.cc
+// box_box.cc: MuJoCo 2.2.2's box-box contacts
 int BoxBox(const Geom& b1, const Geom& b2, double margin, Contact* out);
+
+// box_clip.cc: MuJoCo 3.12's box-box contacts (face clipping; the boxclip flag)
+int BoxBoxClip(const Geom& b1, const Geom& b2, double margin, Contact* out);
 
 }  // namespace gauss::primitive

@@ -1,0 +1,68 @@
+// Records the box-box contacts MuJoCo 3.12 computes for random poses of the two boxes of
+// tests/models/mjcf3/box_pair.xml, for tests/reference/box_clip_reference_test.cc (built and run
+// by regen.sh; not part of the CMake build).
+// Poses: the lower box stays at its initial pose; the upper box gets a random offset (+-0.12 in
+// x and y, 0.16..0.2 above the lower box's centre) and a random orientation of one of three
+// kinds, `count` poses each: 0 any orientation (corner, edge and tilted face contacts), 1 a turn
+// about the vertical only (resting face on face), 2 a turn about the vertical plus a small tilt.
+// Random numbers: one std::mt19937_64(7), uniform(-1, 1), drawn in program order.
+// Output: CSV `pose,ncon,qpos0..qpos13` rows followed by `contact,pose,dist,pos0..2,normal0..2`
+// rows (%.17g), the contacts in MuJoCo's order.
+// Usage: box_contacts MODEL.xml COUNT > out.csv
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include <mujoco/mujoco.h>
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s MODEL.xml COUNT\n", argv[0]);
+    return 2;
+  }
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(argv[1], nullptr, error, sizeof error);
+  if (!m || m->nq != 14) {
+    std::fprintf(stderr, "%s: %s (expected two free bodies)\n", argv[1], error);
+    return 1;
+  }
+  const int count = std::atoi(argv[2]);
+  mjData* d = mj_makeData(m);
+  std::mt19937_64 gen(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::printf("kind,pose,ncon,qpos0..13 | kind,pose,dist,pos0,pos1,pos2,normal0,normal1,normal2\n");
+  int pose = 0;
+  for (int kind = 0; kind < 3; ++kind) {
+    for (int k = 0; k < count; ++k, ++pose) {
+      mj_resetData(m, d);
+      d->qpos[7] = d->qpos[0] + 0.12 * u(gen);
+      d->qpos[8] = d->qpos[1] + 0.12 * u(gen);
+      d->qpos[9] = d->qpos[2] + 0.18 + 0.02 * u(gen);
+      double q[4] = {1, 0, 0, 0};
+      if (kind == 0) {
+        for (double& c : q) c = u(gen);
+      } else {
+        q[3] = u(gen);
+        if (kind == 2) {
+          q[1] = 0.05 * u(gen);
+          q[2] = 0.05 * u(gen);
+        }
+      }
+      mju_normalize4(q);
+      for (int i = 0; i < 4; ++i) d->qpos[10 + i] = q[i];
+      mj_kinematics(m, d);
+      mj_collision(m, d);
+      std::printf("pose,%d,%d", pose, d->ncon);
+      for (int i = 0; i < m->nq; ++i) std::printf(",%.17g", d->qpos[i]);
+      std::printf("\n");
+      for (int c = 0; c < d->ncon; ++c) {
+        const mjContact& con = d->contact[c];
+        std::printf("contact,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", pose, con.dist,
+                    con.pos[0], con.pos[1], con.pos[2], con.frame[0], con.frame[1], con.frame[2]);
+      }
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return 0;
+}
