@@ -34,7 +34,6 @@ const char* const kGeomTypeNames[kNumGeomTypes] = {"plane",     "hfield",   "sph
 // Contact parameters of one geom pair, before the override flag.
 struct PairParams {
   int condim;
-  double margin, gap;  // margin is replaced by o_margin under the override flag
   double friction[5];
   double solref[kNRef];
   double solimp[kNImp];
@@ -43,12 +42,10 @@ struct PairParams {
 
 // model => parameters of dynamic pair (g1, g2): the higher-priority geom's values; at equal
 // priority condim and friction by maximum, solref and solimp mixed with solmix weights (solref
-// by element-wise minimum when either uses the direct, non-positive form), margin and gap by
-// maximum.
+// by element-wise minimum when either uses the direct, non-positive form); margin and gap:
+// PairMargins.
 void MixGeomParams(const Model& m, int g1, int g2, PairParams& p) {
   p.solreffriction[0] = p.solreffriction[1] = 0;
-  p.margin = std::max(m.geom_margin[g1], m.geom_margin[g2]);
-  p.gap = std::max(m.geom_gap[g1], m.geom_gap[g2]);
   double friction3[3];
   if (m.geom_priority[g1] != m.geom_priority[g2]) {
     const int g = m.geom_priority[g1] > m.geom_priority[g2] ? g1 : g2;
@@ -91,8 +88,6 @@ void MixGeomParams(const Model& m, int g1, int g2, PairParams& p) {
 // model => parameters of explicit pair ipair, taken as given
 void ExplicitPairParams(const Model& m, int ipair, PairParams& p) {
   p.condim = m.pair_condim[ipair];
-  p.margin = m.pair_margin[ipair];
-  p.gap = m.pair_gap[ipair];
   for (int i = 0; i < 5; ++i) p.friction[i] = m.pair_friction[5 * ipair + i];
   for (int i = 0; i < kNRef; ++i) p.solref[i] = m.pair_solref[kNRef * ipair + i];
   for (int i = 0; i < kNImp; ++i) p.solimp[i] = m.pair_solimp[kNImp * ipair + i];
@@ -144,9 +139,8 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
   if (!collider) return;  // only type pairs that MuJoCo never collides (checked at creation)
 
   const bool override_params = m.opt.Enabled(kEnableOverride);
-  const double margin = override_params ? m.opt.o_margin
-                        : ipair >= 0    ? m.pair_margin[ipair]
-                                        : std::max(m.geom_margin[g1], m.geom_margin[g2]);
+  const PairMargin pair_margin = PairMargins(m, g1, g2, ipair);
+  const double margin = pair_margin.Detection(m);
   if (ipair >= 0 && !BoundingSpheresOverlap(m, d, g1, g2, margin)) return;
 
   // narrow phase: straight into the contact buffer when a full batch fits, else through a
@@ -188,7 +182,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     c.geom1 = g1;
     c.geom2 = g2;
     c.dim = p.condim;
-    c.includemargin = margin - p.gap;
+    c.includemargin = pair_margin.Include(m);
     c.exclude = c.dist < c.includemargin ? 0 : 1;  // in the gap: reported, but exerts no force
     for (int i = 0; i < 5; ++i) c.friction[i] = p.friction[i];
     for (int i = 0; i < kNRef; ++i) c.solref[i] = solref[i];

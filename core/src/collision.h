@@ -51,7 +51,25 @@ bool UnsupportedTypePair(GeomType t1, GeomType t2);
 // contype/conaffinity compatible; body pair not excluded. Reads only the model.
 bool DynamicPairAllowed(const Model& m, int g1, int g2);
 
-// Margin of a dynamic geom pair: the larger geom margin, or o_margin under the override flag.
+// Margin and gap of a geom pair (ipair >= 0: explicit pair ipair, else the dynamic pair (g1,
+// g2)): the pair's own, else the geoms' larger values, or their sums under kEnableMarginSum
+// (MuJoCo 3.12); o_margin replaces the margin under the override flag.
+struct PairMargin {
+  double margin, gap;
+  // distance below which the colliders report contacts: margin (MuJoCo 2.2.2: the gap narrows
+  // the active range to margin - gap) or, under kEnableMarginSum, margin + gap (the gap holds
+  // inactive contacts beyond the margin)
+  double Detection(const Model& m) const {
+    return m.opt.Enabled(kEnableMarginSum) ? margin + gap : margin;
+  }
+  // distance below which a contact is active (Contact::includemargin)
+  double Include(const Model& m) const {
+    return m.opt.Enabled(kEnableMarginSum) ? margin : margin - gap;
+  }
+};
+PairMargin PairMargins(const Model& m, int g1, int g2, int ipair);
+
+// Detection distance of a dynamic geom pair (PairMargins(m, g1, g2, -1).Detection(m)).
 double DynamicMargin(const Model& m, int g1, int g2);
 
 // Bounding-sphere test with margin (spec "Filtering" 2; a plane against a sphere around the other

@@ -50,9 +50,24 @@ bool DynamicPairAllowed(const Model& m, int g1, int g2) {
   return true;
 }
 
+PairMargin PairMargins(const Model& m, int g1, int g2, int ipair) {
+  PairMargin p;
+  if (ipair >= 0) {
+    p.margin = m.pair_margin[ipair];
+    p.gap = m.pair_gap[ipair];
+  } else if (m.opt.Enabled(kEnableMarginSum)) {
+    p.margin = m.geom_margin[g1] + m.geom_margin[g2];
+    p.gap = m.geom_gap[g1] + m.geom_gap[g2];
+  } else {
+    p.margin = std::max(m.geom_margin[g1], m.geom_margin[g2]);
+    p.gap = std::max(m.geom_gap[g1], m.geom_gap[g2]);
+  }
+  if (m.opt.Enabled(kEnableOverride)) p.margin = m.opt.o_margin;
+  return p;
+}
+
 double DynamicMargin(const Model& m, int g1, int g2) {
-  if (m.opt.Enabled(kEnableOverride)) return m.opt.o_margin;
-  return std::max(m.geom_margin[g1], m.geom_margin[g2]);
+  return PairMargins(m, g1, g2, -1).Detection(m);
 }
 
 // Signed distance of geom g's centre above plane geom p (along the plane's z axis).
@@ -177,7 +192,10 @@ int BroadPhase(const Model& m, Data& d, GeomPair* pairs, int max_pairs) {
   for (int k = 0; k < nbounded; ++k) {
     SweepBox& box = boxes[k];
     const int g = box.geom;
-    const double margin = std::max(0.0, override_margin ? m.opt.o_margin : m.geom_margin[g]);
+    // under kEnableMarginSum a pair detects up to the sum of both geoms' margin + gap
+    const double own = m.opt.Enabled(kEnableMarginSum) ? m.geom_margin[g] + m.geom_gap[g]
+                                                       : m.geom_margin[g];
+    const double margin = std::max(0.0, override_margin ? m.opt.o_margin : own);
     const double radius = (m.geom_rbound[g] + margin) * (1 + 1e-12) + 1e-12;
     for (int a = 0; a < 3; ++a) {
       const double centre = Dot3(axes + 3 * a, d.geom_xpos.data() + 3 * g);

@@ -215,6 +215,8 @@ const char* kMixModel = R"(<mujoco>
     <body pos="0.19 7 0"><freejoint/><geom name="i2" size=".1" friction="0 0 0"/></body>
     <body pos="0 8 0"><freejoint/><geom name="j1" size=".1"/></body>
     <body pos="0.23 8 0"><freejoint/><geom name="j2" size=".1"/></body>
+    <body pos="0 9 0"><freejoint/><geom name="k1" size=".1" margin="0.03" gap="0.02"/></body>
+    <body pos="0.26 9 0"><freejoint/><geom name="k2" size=".1" margin="0.02" gap="0.01"/></body>
   </worldbody></mujoco>)";
 
 std::string MixModel(const std::string& flags) {
@@ -276,6 +278,27 @@ TEST(CollisionParams, OverrideReplacesMarginSolrefSolimpButNotFriction) {
   EXPECT_NEAR(s.Find("j1", "j2").includemargin, 0.05, 1e-15);
   EXPECT_NEAR(s.Find("a1", "a2").includemargin, 0.05 - 0.005, 1e-15);
   ExpectArray(s.Find("a1", "a2").friction, {0.8, 0.8, 0.01, 0.004, 0.004}, "friction kept");
+}
+
+// kEnableMarginSum (MuJoCo 3.12, measured with mjref3): margins and gaps add up, contacts are
+// reported up to margin + gap and active below the margin.
+TEST(CollisionParams, MarginSumAddsMarginsAndGapsAndTheGapLiesBeyondTheMargin) {
+  Scene s(MixModel("<flag marginsum='enable'/>"));
+  s.Collide();
+  ASSERT_EQ(s.d.ncon, 9);  // k1-k2, 0.06 apart, within 0.05 + 0.03 (2.2.2's rule: margin 0.03)
+  EXPECT_NEAR(s.Find("a1", "a2").includemargin, 0.01 + 0.02, 1e-15);
+  // h: 0.02 apart, margin 0.05: active (2.2.2: in the gap, excluded, above)
+  const Contact& h = s.Find("h1", "h2");
+  EXPECT_NEAR(h.includemargin, 0.05, 1e-15);
+  EXPECT_EQ(h.exclude, 0);
+  // k: beyond the summed margin 0.05, within margin + gap 0.08: reported, excluded
+  const Contact& k = s.Find("k1", "k2");
+  EXPECT_NEAR(k.dist, 0.06, 1e-14);
+  EXPECT_NEAR(k.includemargin, 0.05, 1e-15);
+  EXPECT_EQ(k.exclude, 1);
+  Scene plain(MixModel(""));
+  plain.Collide();
+  EXPECT_EQ(plain.d.ncon, 8);
 }
 
 TEST(CollisionParams, ContactFrameIsNormalThenMujocoTangents) {

@@ -153,7 +153,8 @@ TEST(Config, EveryFlagName) {
     EXPECT_EQ(o.disableflags, 0u) << names[i];
   }
   const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd", "island",
-                          "sleep",    "eqjdotv",  "refsiterot"};
+                          "sleep",    "eqjdotv",  "refsiterot", "boxclip",
+                          "marginsum"};
   for (int i = 0; i < kNumEnableBits; ++i) {
     Options o;
     Config c;

@@ -18,7 +18,9 @@
 // the 3.x weld between rotated sites (rotation measured in site2's frame); poly_stiffness the
 // 3.x polynomial springs of joints and tendons.
 // actgravcomp checks joint actuatorgravcomp (clamped by actuatorfrcrange), eulerdamp the Euler
-// integrator with explicit damping, tausmooth the muscles' blended activation time constant.
+// integrator with explicit damping, tausmooth the muscles' blended activation time constant;
+// box_stack 3.12's box-box contacts (boxclip), margin_gap its summed geom margins and gaps
+// (marginsum).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -322,7 +324,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/jdotv_connect_3d", "mujoco/jdotv_weld_3d",
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
                                            "refsite_turn", "site_weld", "poly_stiffness",
-                                           "actgravcomp", "eulerdamp", "tausmooth", "box_stack"));
+                                           "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
+                                           "margin_gap"));
 
 }  // namespace
 }  // namespace gauss::test

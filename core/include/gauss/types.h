@@ -88,8 +88,13 @@ enum EnableBit : unsigned {
   // Gauss extension: box-box contacts by face clipping, as MuJoCo 3.12 computes them (2.2.2's
   // box-box collider otherwise); the MJCF compiler enables it for 3.x files (docs/mjcf.md)
   kEnableBoxClip = 1u << 9,
+  // Gauss extension: a dynamic geom pair's margin and gap are the sums of the two geoms' (2.2.2:
+  // the maxima), and the gap widens detection beyond the margin (contacts with margin <= dist <
+  // margin + gap are reported, inactive) instead of narrowing the active range to margin - gap,
+  // as MuJoCo 3.12 computes (measured); on by default in files that use MuJoCo 3.x features
+  kEnableMarginSum = 1u << 10,
 };
-inline constexpr int kNumEnableBits = 10;
+inline constexpr int kNumEnableBits = 11;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -103,7 +108,7 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
                                                              "sleep",  "eqjdotv", "refsiterot",
-                                                             "boxclip"};
+                                                             "boxclip", "marginsum"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

@@ -100,11 +100,13 @@ bool UsesMjcf3(const XmlElement& e) {
 // Gauss follows the version the file is written for; the file's own <flag> still decides.
 // 3.x solves each constraint island on its own (2.2.2 has no islands; docs/islands.md) and adds
 // the velocity term to connect/weld constraints with its weld conventions (kEnableEqJdotv,
-// docs/mjcf.md), turns a refsite's reference frame in its moment (kEnableRefsiteRot) and computes
-// box-box contacts by face clipping (kEnableBoxClip). Mesh inertia, the other such default, is
-// decided at compile time (compile_mesh.cc, from ModelSpec::mjcf3).
+// docs/mjcf.md), turns a refsite's reference frame in its moment (kEnableRefsiteRot), computes
+// box-box contacts by face clipping (kEnableBoxClip) and sums geom margins and gaps, the gap
+// widening detection (kEnableMarginSum). Mesh inertia, the other such default, is decided at
+// compile time (compile_mesh.cc, from ModelSpec::mjcf3).
 void ApplyMjcf3Defaults(Options* o) {
-  o->enableflags |= kEnableIsland | kEnableEqJdotv | kEnableRefsiteRot | kEnableBoxClip;
+  o->enableflags |=
+      kEnableIsland | kEnableEqJdotv | kEnableRefsiteRot | kEnableBoxClip | kEnableMarginSum;
 }
 
 // (<option>) => (options): the 3.x attributes

@@ -137,8 +137,8 @@ Rule OptionRule() {
                             "spring", "damper", "midphase", "eulerdamp", "autoreset",
                             "nativeccd", "island", "invdiscrete", "sleep",
                             // Gauss extensions (types.h, kEnableEqJdotv, kEnableRefsiteRot,
-                            // kEnableBoxClip)
-                            "eqjdotv", "refsiterot", "boxclip"})});
+                            // kEnableBoxClip, kEnableMarginSum)
+                            "eqjdotv", "refsiterot", "boxclip", "marginsum"})});
 }
 
 Rule SizeRule() {
