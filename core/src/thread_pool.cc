@@ -12,20 +12,14 @@
 
 #include <chrono>
 
+#include "cpu_relax.h"
+
 namespace gauss {
 namespace {
 
 // How long a thread spins for a condition before it sleeps: longer than a wake-up, short next to
 // the jobs a pool is for, so an idle pool costs little CPU.
 constexpr std::chrono::microseconds kSpin(200);
-
-void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 // Spins until ready() or kSpin has passed; true when ready() was seen.
 template <class Ready>

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "cpu_relax.h"
 #include "gauss/integrate.h"
 #include "gauss/math.h"
 #include "gauss/state.h"
@@ -19,15 +20,6 @@ namespace gauss {
 namespace {
 
 constexpr unsigned kInputState = kStateIntegration;
-
-// One iteration of a spin-wait loop (WaitForNominal): tells the CPU the thread is spinning.
-void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
-}
 
 }  // namespace
 
