@@ -147,6 +147,13 @@ ratio_of() {
     printf "%.2f", ir == "true" ? m / g : g / m }'
 }
 
+# The smaller of the ratios given as arguments ("-" when none is a number): against the faster
+# MuJoCo, Gauss's ratio is the smaller of its ratios to each.
+smaller() {
+  low=$(printf '%s\n' "$@" | awk '$1 + 0 > 0' | sort -g | head -n 1)
+  echo "${low:--}"
+}
+
 if [ "$paired" = true ]; then
   printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s\n' model variant "gauss" "mujoco2.2.2" \
     "ratio" "gauss+isl" "mujoco3.12" "ratio" "min"
@@ -171,9 +178,9 @@ if [ "$paired" = true ]; then
       # shellcheck disable=SC2086
       g=$(median $gs); gi=$(median $gis); m2=$(median $m2s); m3=$(median $m3s)
       r2=$(ratio_of "$g" "$m2"); r3=$(ratio_of "$gi" "$m3")
-      low=$(printf '%s\n' "$r2" "$r3" | awk '$1 + 0 > 0' | sort -g | head -n 1)
+      low=$(smaller "$r2" "$r3")
       printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s\n' "$name" "$v" "$g" "$m2" "$r2" \
-        "$gi" "$m3" "$r3" "${low:--}"
+        "$gi" "$m3" "$r3" "$low"
     done
   done
   echo "($unit, median of $rounds interleaved rounds of $steps steps from the reset (instructions:" \
@@ -204,12 +211,7 @@ for model in $models; do
     g=$(median $gs)
     m2=$(median $m2s)
     m3=$(median $m3s)
-    ratio=$(awk -v g="$g" -v a="$m2" -v b="$m3" -v ir="$instructions" 'BEGIN {
-      best = 0
-      if (a + 0 > 0) best = a + 0
-      if (b + 0 > 0 && (best == 0 || (ir == "true" ? b + 0 < best : b + 0 > best))) best = b + 0
-      if (g + 0 <= 0 || best == 0) { print "-"; exit }
-      printf "%.2f", ir == "true" ? best / g : g / best }')
+    ratio=$(smaller "$(ratio_of "$g" "$m2")" "$(ratio_of "$g" "$m3")")
     printf '%-14s %-16s %12s %12s %12s %7s\n' "$name" "$v" "$g" "$m2" "$m3" "$ratio"
   done
 done
