@@ -325,7 +325,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
                                            "refsite_turn", "site_weld", "poly_stiffness",
                                            "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
-                                           "margin_gap"));
+                                           "margin_gap", "geom_distance"));
 
 }  // namespace
 }  // namespace gauss::test
