@@ -12,8 +12,8 @@
 // MuJoCo 3.x's line search being inexact: 3e-8 after one step, at most 1.3e-7 in 200).
 // newton_cradle (MuJoCo's replicate example, stiff ball contacts) runs both solvers to
 // convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps;
-// slide_weights likewise (a sphere resting on the floor: 3e-11 after 86 steps, 4e-6 in 200
-// with controls).
+// slide_weights likewise (spheres resting on the floor: at the default tolerance the two Newton
+// solves stop on different iterates, 3e-11 apart after 86 steps without controls).
 // cameras and MuJoCo's freejoint.xml check camera poses through frame and camprojection
 // sensors; connect, jdotv_connect_3d, jdotv_weld_3d and soft_weld the 3.12 connect/weld
 // semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set); site_weld
@@ -318,7 +318,7 @@ TEST(Mjcf3SlideWeights, SlidingBodiesWeighTheirMassAsIn312) {
 
 // MuJoCo 3.12 warm-starts every Runge-Kutta stage from the step's warmstart (rk4 parameter
 // `warmstart`, `auto` = `step` for a 3.x file, whose islands are on): with 2.2.2's stage-by-stage
-// warmstart, rk4_warmstart (pgs stopped after 8 sweeps) parts from its recorded 3.12 trajectory.
+// warmstart, rk4_warmstart (pgs stopped after 3 sweeps) parts from its recorded 3.12 trajectory.
 TEST(Mjcf3Rk4Warmstart, StagesStartFromTheStepsWarmstartAsIn312) {
   auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/rk4_warmstart.xml")));
   EXPECT_TRUE(model->opt.Enabled(kEnableIsland));
