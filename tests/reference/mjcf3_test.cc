@@ -387,7 +387,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
                                            "refsite_turn", "site_weld", "poly_stiffness",
                                            "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
-                                           "margin_gap", "slide_weights", "rk4_warmstart"));
+                                           "margin_gap", "geom_distance", "slide_weights",
+                                           "rk4_warmstart"));
 
 }  // namespace
 }  // namespace gauss::test
