@@ -150,7 +150,8 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
   const bool sleep = SleepEnabled(m);
   if (sleep && !PairMayCollide(m, d, g1, g2)) return;
   const int t1 = static_cast<int>(m.geom_type[g1]), t2 = static_cast<int>(m.geom_type[g2]);
-  if (!table.pair[t1][t2]) return;  // only type pairs that MuJoCo never collides (checked at creation)
+  // no collider: only type pairs that MuJoCo never collides (checked at creation)
+  if (!table.pair[t1][t2]) return;
 
   const bool override_params = m.opt.Enabled(kEnableOverride);
   const PairMargin pair_margin = PairMargins(m, g1, g2, ipair);
@@ -381,7 +382,8 @@ void CheckCollisionCoverage(const Model& m, const CollisionTable& table,
       auto name = [&m](int g) {
         return m.geom_name[g].empty() ? "#" + std::to_string(g) : "'" + m.geom_name[g] + "'";
       };
-      list += std::string(list.empty() ? "" : ", ") + GeomTypeName(GeomType(a)) + "-" + GeomTypeName(GeomType(b)) +
+      list += std::string(list.empty() ? "" : ", ") + GeomTypeName(GeomType(a)) + "-" +
+              GeomTypeName(GeomType(b)) +
               " (e.g. geoms " + name(example[a][b][0]) + " and " + name(example[a][b][1]) + ")";
     }
   }

@@ -164,7 +164,7 @@ void ResolveGeomPair(const CompileContext& c, const SensorSpec& s, ObjType* objt
     for (int g2 = b2; g2 < e2; ++g2) {
       const GeomType t1 = m.geom_type[g1], t2 = m.geom_type[g2];
       if (const char* why = GeomDistanceRefusal(t1, t2)) {
-        throw Error(s.src.Where(), std::string("not supported yet: ") + s.type + " sensor between " +
+        throw Error(s.src.Where(), "not supported yet: " + s.type + " sensor between " +
                                        GeomTypeName(t1) + " and " + GeomTypeName(t2) +
                                        " geoms beyond contact (" + why + ")");
       }
