@@ -187,9 +187,10 @@ void SmoothVelocityDerivative(const Engine& engine, Data& d, const DerivativeTer
   DerivativeWork w;
   w.Blocks(carve, m);
 
-  if (terms.passive && !m.opt.Disabled(kDisablePassive)) {
-    for (int i = 0; i < m.nv; ++i) lower[m.dof_Madr[i]] -= m.dof_damping[i];
-    for (int t = 0; t < m.ntendon; ++t) {
+  if (terms.passive && !m.opt.PassiveDisabled()) {
+    const bool dampers = !m.opt.DampersDisabled();  // 3.x's damper flag: no damping terms
+    for (int i = 0; i < m.nv && dampers; ++i) lower[m.dof_Madr[i]] -= m.dof_damping[i];
+    for (int t = 0; t < m.ntendon && dampers; ++t) {
       if (m.tendon_damping[t] == 0) continue;
       AddRankOne(m, lower, upper, d.ten_J.data() + t * m.nv, 0, m.nv, -m.tendon_damping[t],
                  w.nonzero);

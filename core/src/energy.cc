@@ -16,7 +16,7 @@ void PotentialEnergy(const Model& m, Data& d) {
       energy -= m.body_mass[b] * Dot3(m.opt.gravity.data(), d.xipos.data() + 3 * b);
     }
   }
-  if (!m.opt.Disabled(kDisablePassive)) {
+  if (!m.opt.SpringsDisabled()) {
     for (int j = 0; j < m.njnt; ++j) {
       const double k = m.jnt_stiffness[j];
       if (k == 0 && !SpringPoly(m.jnt_stiffnesspoly, j)) continue;
@@ -46,7 +46,7 @@ void PotentialEnergy(const Model& m, Data& d) {
       }
     }
   }
-  if (!m.opt.Disabled(kDisablePassive)) {
+  if (!m.opt.SpringsDisabled()) {
     const bool dead_bands =
         m.tendon_lengthspring_upper.size() == static_cast<std::size_t>(m.ntendon);
     for (int t = 0; t < m.ntendon; ++t) {

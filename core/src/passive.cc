@@ -1,5 +1,7 @@
 // Passive forces (spec stage 15): joint and tendon springs and dampers, MuJoCo 3.x's body
-// gravity compensation, then the forces of the surrounding fluid (fluid.cc).
+// gravity compensation, then the forces of the surrounding fluid (fluid.cc). MuJoCo 3.x's
+// spring and damper flags each turn off their half; the last two stop only with both, as
+// 2.2.2's passive flag stops everything.
 #include <algorithm>
 #include <cmath>
 
@@ -55,11 +57,12 @@ void GravityCompensation(const Model& m, Data& d) {
 void PassiveForces(const Model& m, Data& d) {
   std::fill(d.qfrc_passive.begin(), d.qfrc_passive.end(), 0.0);
   std::fill(d.qfrc_gravcomp.begin(), d.qfrc_gravcomp.end(), 0.0);
-  if (m.opt.Disabled(kDisablePassive)) return;
+  if (m.opt.PassiveDisabled()) return;
+  const bool springs = !m.opt.SpringsDisabled(), dampers = !m.opt.DampersDisabled();
 
   // springs: -k (q - q_spring), with quaternion differences for ball and free rotations;
   // hinges and slides may have 3.x polynomial springs (SpringForce)
-  for (int j = 0; j < m.njnt; ++j) {
+  for (int j = 0; j < m.njnt && springs; ++j) {
     const double k = m.jnt_stiffness[j];
     if (k == 0 && !SpringPoly(m.jnt_stiffnesspoly, j)) continue;
     const int q = m.jnt_qposadr[j];
@@ -84,7 +87,7 @@ void PassiveForces(const Model& m, Data& d) {
   }
 
   // dampers: -b v per dof
-  for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] -= m.dof_damping[i] * d.qvel[i];
+  for (int i = 0; i < m.nv && dampers; ++i) d.qfrc_passive[i] -= m.dof_damping[i] * d.qvel[i];
 
   // tendon spring-dampers act along the tendon: J' (-k (L - L_spring) - b L'), where the
   // spring rests anywhere in its dead band [lower, upper] (3.x; lower = upper without one)
@@ -94,9 +97,10 @@ void PassiveForces(const Model& m, Data& d) {
     const double length = d.ten_length[t], lower = m.tendon_lengthspring[t];
     const double upper = dead_bands ? m.tendon_lengthspring_upper[t] : lower;
     const double stretch = length > upper ? length - upper : length < lower ? length - lower : 0;
-    const double force =
-        SpringForce(m.tendon_stiffness[t], SpringPoly(m.tendon_stiffnesspoly, t), stretch) -
-        m.tendon_damping[t] * d.ten_velocity[t];
+    const double spring =
+        springs ? SpringForce(m.tendon_stiffness[t], SpringPoly(m.tendon_stiffnesspoly, t), stretch)
+                : 0.0;
+    const double force = spring - (dampers ? m.tendon_damping[t] * d.ten_velocity[t] : 0.0);
     if (force == 0) continue;
     const double* jac = d.ten_J.data() + t * m.nv;
     for (int i = 0; i < m.nv; ++i) d.qfrc_passive[i] += jac[i] * force;

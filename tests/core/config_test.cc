@@ -144,7 +144,8 @@ TEST(Config, ShortFormsAndPartialMaps) {
 TEST(Config, EveryFlagName) {
   const char* names[] = {"constraint", "equality", "frictionloss", "limit",    "contact",
                          "passive",    "gravity",  "clampctrl",    "warmstart", "filterparent",
-                         "actuation",  "refsafe",  "sensor",   "eulerdamp",    "autoreset"};
+                         "actuation",  "refsafe",  "sensor",   "eulerdamp",    "autoreset",
+                         "spring",     "damper"};
   for (int i = 0; i < kNumDisableBits; ++i) {
     Options o;
     ApplyConfig(ParseConfig(std::string("flags: {") + names[i] + ": false}", "f.yaml"), o);

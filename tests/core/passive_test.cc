@@ -6,6 +6,8 @@
 // 3.x polynomial springs (stiffness "k k2 k3" on hinges, slides and tendons) give the forces
 // MuJoCo 3.12.1 gives (measured), are the gradient of their energy, and a class's coefficients
 // survive a shorter stiffness written on the element (as in 3.12).
+// MuJoCo 3.x's spring and damper flags each remove their half of the forces; gravity
+// compensation and fluid forces stop only with both.
 // The fluid forces are tested in fluid_test.cc.
 #include <cmath>
 #include <random>
@@ -63,7 +65,65 @@ TEST_P(Passive, DisabledFlagRemovesAllPassiveForces) {
   for (int i = 0; i < m().nv; ++i) EXPECT_EQ(d_.qfrc_passive[i], 0.0);
 }
 
+// MuJoCo 3.x's spring and damper flags each remove their half: with springs off the forces are
+// exactly the dampers' -b v, with dampers off exactly the springs' (the forces at zero
+// velocity); both together are 2.2.2's passive flag.
+TEST_P(Passive, SpringAndDamperFlagsRemoveTheirHalf) {
+  Data springs_only = d_;
+  std::fill(springs_only.qvel.begin(), springs_only.qvel.end(), 0.0);
+  PassiveForces(m(), springs_only);
+  Model no_spring = m(), no_damper = m(), neither = m();
+  no_spring.opt.disableflags |= kDisableSpring;
+  no_damper.opt.disableflags |= kDisableDamper;
+  neither.opt.disableflags |= kDisableSpring | kDisableDamper;
+  Data a = d_, b = d_, c = d_;
+  PassiveForces(no_spring, a);
+  PassiveForces(no_damper, b);
+  PassiveForces(neither, c);
+  bool any_spring = false, any_damper = false;
+  for (int i = 0; i < m().nv; ++i) {
+    EXPECT_NEAR(a.qfrc_passive[i], -m().dof_damping[i] * d_.qvel[i], 1e-14);
+    EXPECT_EQ(b.qfrc_passive[i], springs_only.qfrc_passive[i]);
+    EXPECT_EQ(c.qfrc_passive[i], 0.0);
+    any_spring = any_spring || springs_only.qfrc_passive[i] != 0;
+    any_damper = any_damper || m().dof_damping[i] * d_.qvel[i] != 0;
+  }
+  EXPECT_TRUE(any_spring && any_damper);  // both halves are there to remove
+  // the spring energy goes with the springs
+  Data e = d_, f = d_;
+  PotentialEnergy(m(), e);
+  PotentialEnergy(no_spring, f);
+  Model no_gravity = no_spring;
+  no_gravity.opt.disableflags |= kDisableGravity;
+  PotentialEnergy(no_gravity, f);
+  EXPECT_EQ(f.energy[0], 0.0);
+  EXPECT_NE(e.energy[0], f.energy[0]);
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, Passive, ::testing::Values("chain_mixed.xml", "pendulum3.xml"));
+
+// Gravity compensation and fluid forces are passive forces that neither half owns: MuJoCo 3.12
+// keeps them when only springs or only dampers are off and drops them with both (measured:
+// tests/models/mjcf3/no_spring.xml, no_damper.xml agree with it in tests/reference/mjcf3).
+TEST(SpringDamperFlags, GravcompAndFluidStopOnlyWithBoth) {
+  auto forces = [](const std::string& flag) {
+    const Engine engine(LoadModelFromString(R"(<mujoco><option density="1.2" viscosity="0.1">
+        <flag )" + flag + R"(/></option><worldbody>
+        <body pos="0 0 1" gravcomp="0.5"><joint axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 .4 0 0" size=".05"/></body></worldbody></mujoco>)",
+                                            "flags.xml"));
+    Data d = engine.MakeData();
+    d.qvel[0] = 2;
+    engine.Forward(d);
+    return d.qfrc_passive[0];
+  };
+  const double all = forces("gravity=\"enable\"");
+  EXPECT_NE(all, 0.0);
+  EXPECT_EQ(forces("spring=\"disable\""), all);  // nothing of this model is a spring or a damper
+  EXPECT_EQ(forces("damper=\"disable\""), all);
+  EXPECT_EQ(forces("spring=\"disable\" damper=\"disable\""), 0.0);
+  EXPECT_EQ(forces("passive=\"disable\""), 0.0);
+}
 
 // A free box and a hinged arm, with gravcomp `fraction` on both.
 std::shared_ptr<const Model> GravcompModel(const std::string& fraction, const std::string& flag) {

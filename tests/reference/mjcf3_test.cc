@@ -24,7 +24,9 @@
 // box_stack 3.12's box-box contacts (boxclip), margin_gap its summed geom margins and gaps
 // (marginsum), slide_weights its constraint weights of bodies that only slide along their own
 // axes (SetConstants), rk4_warmstart its Runge-Kutta stages warm-started from the step's start
-// (rk4 `warmstart`) under a pgs capped before convergence.
+// (rk4 `warmstart`) under a pgs capped before convergence; attach_keys the keyframes of attached
+// models (with their key_* arrays, keyframes.cc); no_spring and no_damper 3.x's spring and
+// damper flags apart.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -371,6 +373,87 @@ TEST(Mjcf3BuiltinMesh, VertexSetsMatchMujoco312) {
   EXPECT_EQ(meshes, static_cast<int>(reference.size()));
 }
 
+// MuJoCo 3.x's spring and damper flags apart (no_spring.xml under Euler, no_damper.xml under
+// implicitfast): the recorded 3.12 trajectories need exactly one half off; with neither off,
+// or with both (2.2.2's passive flag, what Gauss did before), they part far beyond the tolerance.
+TEST(Mjcf3SpringDamper, EachFlagAloneIsWhat312Computes) {
+  for (const auto& [name, bit] : {std::pair<std::string, unsigned>{"no_spring", kDisableSpring},
+                                  std::pair<std::string, unsigned>{"no_damper", kDisableDamper}}) {
+    const auto loaded = LoadModel(TestModel("mjcf3/" + name + ".xml"));
+    EXPECT_TRUE(loaded->opt.disableflags & bit) << name;
+    auto neither = std::make_shared<Model>(*loaded);
+    neither->opt.disableflags &= ~bit;
+    auto both = std::make_shared<Model>(*loaded);
+    both->opt.disableflags |= kDisablePassive;
+    const double error_neither = CompareTrajectory(name, neither).state;
+    const double error_both = CompareTrajectory(name, both).state;
+    RecordProperty("error_neither_" + name, Number(error_neither));
+    RecordProperty("error_both_" + name, Number(error_both));
+    EXPECT_GT(error_neither, 1e-3) << name;
+    EXPECT_GT(error_both, 1e-3) << name;
+  }
+}
+
+// compiler conflict="merge" (core/src/mjcf/attach_conflict.cc): conflict_merge.xml's merged
+// settings are 3.12's (timestep and integrator are compared with every model above; here the
+// iteration count and the key count too); its trajectory is in the list above.
+TEST(Mjcf3ConflictMerge, MergedSettingsAreThoseOf312) {
+  const auto m = LoadModel(TestModel("mjcf3/conflict_merge.xml"));
+  const Info info = ReadInfo(ReferenceFile("conflict_merge", ".info"));
+  EXPECT_EQ(std::to_string(m->opt.iterations), info.values.at("iterations"));
+  EXPECT_EQ(m->opt.timestep, 0.002);
+  EXPECT_EQ(m->opt.density, 1.2);
+  EXPECT_TRUE(m->opt.DampersDisabled());
+  EXPECT_FALSE(m->opt.SpringsDisabled());
+  EXPECT_EQ(m->nkey, 1);
+}
+
+// Keyframes of attached models (core/src/mjcf/attach_keys.cc): every key of attach_keys.xml
+// (the parent's, then each attachment's, prefixed) equals what MuJoCo 3.12.1 compiled
+// (attach_keys.keys.csv, recorded by regen.sh with keyframes.cc): names, times and every value
+// of qpos, qvel, act, ctrl, mpos and mquat, to round-off (1e-15: qpos0 of the attached free
+// bodies comes from composed frames).
+TEST(Mjcf3Keyframes, AttachedKeysMatchMujoco312) {
+  const auto model = LoadModel(TestModel("mjcf3/attach_keys.xml"));
+  const Model& m = *model;
+  std::ifstream in(ReferenceFile("attach_keys", ".keys.csv"));
+  ASSERT_TRUE(in);
+  std::string line;
+  std::getline(in, line);  // header
+  const std::map<std::string, std::pair<const std::vector<double>*, int>> fields = {
+      {"time", {&m.key_time, 1}},          {"qpos", {&m.key_qpos, m.nq}},
+      {"qvel", {&m.key_qvel, m.nv}},       {"act", {&m.key_act, m.na}},
+      {"ctrl", {&m.key_ctrl, m.nu}},       {"mpos", {&m.key_mpos, 3 * m.nmocap}},
+      {"mquat", {&m.key_mquat, 4 * m.nmocap}}};
+  int rows = 0, nkey = 0;
+  double worst = 0;
+  while (std::getline(in, line)) {
+    std::stringstream row(line);
+    std::string key, name, field, cell;
+    std::getline(row, key, ',');
+    std::getline(row, name, ',');
+    std::getline(row, field, ',');
+    const int k = std::stoi(key);
+    nkey = std::max(nkey, k + 1);
+    ASSERT_LT(k, m.nkey);
+    EXPECT_EQ(m.key_name[k], name) << k;
+    const auto& [values, n] = fields.at(field);
+    std::vector<double> want;
+    while (std::getline(row, cell, ',')) want.push_back(std::stod(cell));
+    ASSERT_EQ(static_cast<int>(want.size()), n) << name << " " << field;
+    for (int i = 0; i < n; ++i) {
+      const double got = (*values)[static_cast<std::size_t>(k) * n + i];
+      worst = std::max(worst, RelError(got, want[i]));
+      EXPECT_NEAR(got, want[i], 1e-15 * std::max(1.0, std::fabs(want[i])))
+          << name << " " << field << "[" << i << "]";
+    }
+    ++rows;
+  }
+  EXPECT_EQ(nkey, m.nkey);
+  EXPECT_EQ(rows, 7 * m.nkey);
+  RecordProperty("max_key_error", Number(worst));
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
@@ -388,7 +471,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "refsite_turn", "site_weld", "poly_stiffness",
                                            "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
                                            "margin_gap", "geom_distance", "slide_weights",
-                                           "rk4_warmstart"));
+                                           "rk4_warmstart", "attach_keys", "no_spring",
+                                           "no_damper", "conflict_merge", "discard_visual"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -53,6 +53,11 @@ struct Options {
 
   bool Disabled(DisableBit bit) const { return (disableflags & bit) != 0; }
   bool Enabled(EnableBit bit) const { return (enableflags & bit) != 0; }
+  // Springs / dampers off: 2.2.2's passive flag, or 3.x's spring / damper flag.
+  bool SpringsDisabled() const { return Disabled(kDisablePassive) || Disabled(kDisableSpring); }
+  bool DampersDisabled() const { return Disabled(kDisablePassive) || Disabled(kDisableDamper); }
+  // All passive forces off (gravity compensation and fluid forces too): both of the above.
+  bool PassiveDisabled() const { return SpringsDisabled() && DampersDisabled(); }
 };
 
 }  // namespace gauss

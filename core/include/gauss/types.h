@@ -65,8 +65,13 @@ enum DisableBit : unsigned {
   kDisableEulerdamp = 1u << 13,
   // MuJoCo 3.x: a bad qpos/qvel/qacc is counted as a warning but the state is not reset
   kDisableAutoreset = 1u << 14,
+  // MuJoCo 3.x splits passive into springs (joint and tendon stiffness, their potential
+  // energy) and dampers (joint and tendon damping, also in the implicit integrators); gravity
+  // compensation and fluid forces stop only with both (Options::PassiveDisabled)
+  kDisableSpring = 1u << 15,
+  kDisableDamper = 1u << 16,
 };
-inline constexpr int kNumDisableBits = 15;
+inline constexpr int kNumDisableBits = 17;
 
 // Bits of Options::enableflags.
 enum EnableBit : unsigned {
@@ -104,7 +109,7 @@ enum SleepPolicy : int { kSleepAuto = 0, kSleepNever = 1, kSleepAllowed = 2, kSl
 inline constexpr const char* kDisableNames[kNumDisableBits] = {
     "constraint", "equality", "frictionloss", "limit",    "contact",   "passive",  "gravity",
     "clampctrl",  "warmstart", "filterparent", "actuation", "refsafe", "sensor", "eulerdamp",
-    "autoreset"};
+    "autoreset",  "spring",    "damper"};
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
                                                              "sleep",  "eqjdotv", "refsiterot",

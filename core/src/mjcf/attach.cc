@@ -17,10 +17,13 @@
 //    their section; those naming anything outside are dropped.
 //  - Assets of the child come along with prefixed names (all of them: MuJoCo may compile fewer,
 //    which changes nmesh/nmat but no dynamics).
+//  - The child's keyframes are appended after the parent's, prefixed, holding values for
+//    what the attachment brought (attach_keys.cc).
 // Gauss refuses what it cannot reproduce this way: attach `frame`, a child whose compiler
 // settings differ from the parent's (angle, eulerseq, meshdir, inertia rules, ... are applied
-// once per document here), asset files of a child in another folder, keyframes in either
-// model, and more than 16 nested levels.
+// once per document here), asset files of a child in another folder, and more than 16 nested
+// levels.
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -123,14 +126,6 @@ void RequireSameCompiler(const XmlElement& parent, const XmlElement& child,
   }
 }
 
-void RefuseKeyframes(const XmlElement& doc, const XmlElement& attach) {
-  for (const XmlElement& c : doc.children) {
-    if (c.name == "keyframe" && !c.children.empty()) {
-      NotSupported(attach, "keyframes in a model with <attach> (" + c.file + ")");
-    }
-  }
-}
-
 // Finds body `name` below `e`; `childclass` = the nearest childclass above it (kept if none).
 const XmlElement* FindBody(const XmlElement& e, const std::string& name,
                            std::string* childclass) {
@@ -153,12 +148,13 @@ void ExpandIn(XmlElement* root, int depth);
 // What one <attach> adds to the parent document.
 struct Attachment {
   XmlElement frame;                   // replaces the <attach>
-  std::vector<XmlElement> sections;   // default, asset and referencing sections, appended
+  std::vector<XmlElement> sections;   // default, asset, referencing and keyframe sections
 };
 
-// (attach element, model declarations, parent document) => (attachment)
+// (attach element, model declarations, parent document, next key id) => (attachment)
 Attachment AttachOne(const XmlElement& attach, const std::map<std::string, std::string>& models,
-                     const XmlElement& parent, int depth) {
+                     XmlElement* parent_doc, int depth, int* next_key_id) {
+  const XmlElement& parent = *parent_doc;
   if (depth >= kMaxDepth) {
     throw Error(attach.Where(), "<attach> nested deeper than " + std::to_string(kMaxDepth) +
                                     " levels (a model attaching itself?)");
@@ -179,7 +175,9 @@ Attachment AttachOne(const XmlElement& attach, const std::map<std::string, std::
   ValidateSchema(child);
   ExpandIn(&child, depth + 1);
   RequireSameCompiler(parent, child, attach);
-  RefuseKeyframes(child, attach);
+  ResolveAttachConflicts(parent_doc, child, attach);
+  // before the subtree is copied: the key values ride on its elements (attach_keys.cc)
+  std::vector<XmlElement> keys = TakeAttachedKeys(&child, prefix, attach, next_key_id);
 
   Renamer rename;
   rename.prefix = prefix;
@@ -275,19 +273,27 @@ Attachment AttachOne(const XmlElement& attach, const std::map<std::string, std::
     }
     if (!taken.children.empty()) out.sections.push_back(std::move(taken));
   }
+  if (!keys.empty()) {
+    XmlElement keyframe;
+    keyframe.name = "keyframe";
+    keyframe.file = child.file;
+    keyframe.children = std::move(keys);
+    out.sections.push_back(std::move(keyframe));
+  }
   return out;
 }
 
 // Replaces the <attach> elements below `e`. (e) => (e with frames, appended sections)
 void ExpandBelow(XmlElement* e, const std::map<std::string, std::string>& models,
-                 const XmlElement& root, int depth, std::vector<XmlElement>* sections) {
+                 XmlElement* root, int depth, std::vector<XmlElement>* sections,
+                 int* next_key_id) {
   for (XmlElement& c : e->children) {
     if (c.name == "attach") {
-      Attachment a = AttachOne(c, models, root, depth);
+      Attachment a = AttachOne(c, models, root, depth, next_key_id);
       c = std::move(a.frame);
       for (XmlElement& s : a.sections) sections->push_back(std::move(s));
     } else if (c.name == "body" || c.name == "frame" || c.name == "replicate") {
-      ExpandBelow(&c, models, root, depth, sections);
+      ExpandBelow(&c, models, root, depth, sections, next_key_id);
     }
   }
 }
@@ -332,10 +338,22 @@ void ExpandIn(XmlElement* root, int depth) {
   bool any = false;
   for (const XmlElement& s : root->children) any = any || (s.name == "worldbody" && HasAttach(s));
   if (!any) return;
-  RefuseKeyframes(*root, *root);
+  // the sections that <compiler conflict> may rewrite exist before the worldbody is expanded
+  // (attach_conflict.cc), so that no child of the document moves while it is
+  for (const char* section : {"option", "size"}) {
+    if (std::none_of(root->children.begin(), root->children.end(),
+                     [&](const XmlElement& c) { return c.name == section; })) {
+      XmlElement made;
+      made.name = section;
+      made.file = root->file;
+      made.line = root->line;
+      root->children.insert(root->children.begin(), std::move(made));
+    }
+  }
   std::vector<XmlElement> sections;
+  int next_key_id = 0;  // kAttachedKeyId of the keys the attachments bring, in this document
   for (XmlElement& s : root->children) {
-    if (s.name == "worldbody") ExpandBelow(&s, models, *root, depth, &sections);
+    if (s.name == "worldbody") ExpandBelow(&s, models, root, depth, &sections, &next_key_id);
   }
   for (XmlElement& s : sections) root->children.push_back(std::move(s));
 }

@@ -30,7 +30,8 @@
 // Data types: touch and rangefinder positive, framequat and ballquat quaternion,
 // frame[xyz]axis and normal axis, user and plugin as written, everything else real.
 // Keyframes: <size nkey> reserves keyframes; missing values are qpos0 and zeros, and given
-// arrays must have exactly nq / nv / na / nu values.
+// arrays must have exactly nq / nv / na / nu values. A key of an attached model holds values
+// only for the elements the attachment brought (attach_keys.cc).
 #include <algorithm>
 #include <array>
 #include <map>
@@ -280,6 +281,52 @@ void CompileSensors(CompileContext* c) {
   }
 }
 
+namespace {
+
+// Key k of an attached model (attach_keys.cc), filled with the defaults: the values its
+// elements hold for it (AttachedKeyValue::key == id) overwrite theirs.
+// (joint, actuator and mocap body specs) => (key_qpos, key_qvel, key_ctrl, key_act, key_mpos,
+// key_mquat of key k)
+void FillAttachedKey(const CompileContext& c, int id, int k) {
+  Model& m = *c.m;
+  auto put = [&](const std::vector<AttachedKeyValue>& values, const char* field, double* out,
+                 int n, const Source& src) {
+    for (const AttachedKeyValue& v : values) {
+      if (v.key != id || v.field != field) continue;
+      if (static_cast<int>(v.values.size()) != n) {
+        throw Error(src.Where(), "attached keyframe: expected " + std::to_string(n) + " " +
+                                     field + " values, found " + std::to_string(v.values.size()));
+      }
+      std::copy(v.values.begin(), v.values.end(), out);
+    }
+  };
+  const std::size_t kk = static_cast<std::size_t>(k);
+  for (int j = 0; j < m.njnt; ++j) {
+    const int nq = (j + 1 < m.njnt ? m.jnt_qposadr[j + 1] : m.nq) - m.jnt_qposadr[j];
+    const int nv = (j + 1 < m.njnt ? m.jnt_dofadr[j + 1] : m.nv) - m.jnt_dofadr[j];
+    const JointSpec& js = *c.joints[j];
+    put(js.key_values, "qpos", &m.key_qpos[kk * m.nq + m.jnt_qposadr[j]], nq, js.src);
+    put(js.key_values, "qvel", &m.key_qvel[kk * m.nv + m.jnt_dofadr[j]], nv, js.src);
+  }
+  for (int a = 0; a < m.nu; ++a) {
+    const ActuatorSpec& as = c.spec->actuators[a];
+    put(as.key_values, "ctrl", &m.key_ctrl[kk * m.nu + a], 1, as.src);
+    if (m.actuator_actadr[a] >= 0) {
+      put(as.key_values, "act", &m.key_act[kk * m.na + m.actuator_actadr[a]],
+          m.actuator_actnum[a], as.src);
+    }
+  }
+  for (int b = 0; b < m.nbody; ++b) {
+    const int mocap = m.body_mocapid[b];
+    if (mocap < 0) continue;
+    const BodySpec& bs = *c.bodies[b];
+    put(bs.key_values, "mpos", &m.key_mpos[(kk * m.nmocap + mocap) * 3], 3, bs.src);
+    put(bs.key_values, "mquat", &m.key_mquat[(kk * m.nmocap + mocap) * 4], 4, bs.src);
+  }
+}
+
+}  // namespace
+
 // (keyframe and numeric specs, qpos0) => (key_*, numeric_*)
 void CompileKeysAndNumerics(CompileContext* c) {
   Model& m = *c->m;
@@ -320,6 +367,7 @@ void CompileKeysAndNumerics(CompileContext* c) {
     fill(&m.key_ctrl, key ? &key->ctrl : nullptr, std::vector<double>(m.nu, 0.0), "ctrl");
     fill(&m.key_mpos, key ? &key->mpos : nullptr, mpos0, "mpos");
     fill(&m.key_mquat, key ? &key->mquat : nullptr, mquat0, "mquat");
+    if (key && key->attached >= 0) FillAttachedKey(*c, key->attached, k);
     // each mocap orientation is normalized (as MuJoCo 2.2.2 does); a zero one is refused
     for (int b = 0; b < m.nmocap; ++b) {
       double* q = m.key_mquat.data() + (static_cast<std::size_t>(k) * m.nmocap + b) * 4;

@@ -69,6 +69,11 @@ struct CompileContext {
 // Compiles the whole model. (spec) => (model)
 void CompileModel(ModelSpec* spec, Model* m);
 
+// compiler discardvisual="true" (discard_visual.cc): the visual geoms removed from the spec as
+// the file's MuJoCo version does (3.x: named ones kept, the bodies' mass kept as an explicit
+// inertial). (spec) => (spec bodies' geoms and inertials)
+void DiscardVisualGeoms(ModelSpec* spec);
+
 // ---------------------------------------------------------------- stages
 // The file a <mesh file> or <skin file> names: strippath drops the directories, a relative
 // path starts at the model file's folder plus compiler meshdir.

@@ -14,17 +14,6 @@
 #include "set_constants.h"
 
 namespace gauss::mjcf {
-namespace {
-
-// compiler discardvisual="true": MuJoCo 2.2.2 removes every geom with contype = conaffinity = 0
-// before compiling (measured: they then count for no mass and cannot be referenced).
-void DiscardVisualGeoms(BodySpec* b) {
-  auto visual = [](const GeomSpec& g) { return g.contype == 0 && g.conaffinity == 0; };
-  b->geoms.erase(std::remove_if(b->geoms.begin(), b->geoms.end(), visual), b->geoms.end());
-  for (auto& child : b->children) DiscardVisualGeoms(child.get());
-}
-
-}  // namespace
 
 // (name, id) => (table); empty names are not entered, repeated ones are errors.
 void NameTable::Add(const std::string& name, int id, const Source& src, const std::string& kind) {
@@ -67,7 +56,7 @@ void CompileModel(ModelSpec* spec, Model* m) {
   m->source_file = spec->source_file;
   m->opt = spec->option;
 
-  if (spec->compiler.discardvisual) DiscardVisualGeoms(&spec->world);
+  if (spec->compiler.discardvisual) DiscardVisualGeoms(spec);  // discard_visual.cc
   if (spec->compiler.fusestatic) {
     // MuJoCo would merge jointless bodies into their parents; refuse when that changes anything
     std::vector<const BodySpec*> stack;

@@ -145,6 +145,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
       }
       j.src = SourceOf(c);
       j.frame = frame;
+      j.key_values = ReadAttachedKeyValues(c);
       ReadString(c, "name", &j.name);
       body->joints.push_back(j);
     } else if (c.name == "geom") {
@@ -165,6 +166,7 @@ void ReadBodyContents(const XmlElement& e, int childclass, bool world, const Fra
       auto child = std::make_unique<BodySpec>();
       child->src = SourceOf(c);
       child->frame = frame;
+      child->key_values = ReadAttachedKeyValues(c);
       ReadString(c, "name", &child->name);
       int cls = childclass;
       if (ReadString(c, "childclass", &child->childclass)) {

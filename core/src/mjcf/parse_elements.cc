@@ -135,6 +135,7 @@ void ReadActuators(const XmlElement& section, ModelSpec* spec) {
     ReadActuatorAttributes(c, &a);
     CheckActuator3x(c, a);
     a.src = SourceOf(c);
+    a.key_values = ReadAttachedKeyValues(c);
     ReadString(c, "name", &a.name);
 
     int targets = 0;

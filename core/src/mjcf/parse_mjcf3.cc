@@ -142,21 +142,18 @@ void ReadOption3x(const XmlElement& e, Options* o) {
 
 // (<flag>) => (options): the 3.x flags
 void ReadFlags3x(const XmlElement& flag, Options* o) {
-  // 3.x splits 2.2.2's passive flag into spring and damper
-  const int spring = FlagValue(flag, "spring"), damper = FlagValue(flag, "damper");
-  if (spring == 0 && damper == 0) {
+  // 3.x splits 2.2.2's passive flag into spring and damper (kDisableSpring, kDisableDamper,
+  // read with the 2.2.2 flags); both disabled is 2.2.2's passive
+  if (FlagValue(flag, "spring") == 0 && FlagValue(flag, "damper") == 0) {
     o->disableflags |= kDisablePassive;
-  } else if (spring == 0 || damper == 0) {
-    NotSupported(flag, "disabling only one of spring and damper (Gauss disables the passive "
-                       "forces as a whole: write both)",
-                 spring == 0 ? "spring" : "damper");
   }
   // no effect on what Gauss computes: the broad phase finds the same pairs either way, and
   // Gauss's convex collisions are always its MPR/libccd-style ones (3.x: nativeccd=disable)
   FlagValue(flag, "midphase");
   FlagValue(flag, "nativeccd");
-  // eulerdamp and autoreset are disable flags of their own (kDisableEulerdamp,
-  // kDisableAutoreset), read with the 2.2.2 ones
+  // eulerdamp, autoreset, spring and damper are disable flags of their own
+  // (kDisableEulerdamp, kDisableAutoreset, kDisableSpring, kDisableDamper), read with the
+  // 2.2.2 ones
   if (FlagValue(flag, "invdiscrete") == 1) {
     NotSupported(flag, "invdiscrete (discrete-time inverse dynamics)", "invdiscrete");
   }

@@ -24,15 +24,9 @@ void ReadCompiler(const XmlElement& e, CompilerSpec* c) {
   int k = 0;
   if (ReadKeyword(e, "coordinate", {"local", "global"}, &k)) c->global = k == 1;
   if (ReadKeyword(e, "angle", {"radian", "degree"}, &k)) c->degree = k == 1;
-  // 3.x: what <attach> does when the attached model's options differ. "warning" (the default)
-  // keeps the parent's, which is what Gauss's attach does (it never takes the child's
-  // <option>); 3.12's "merge" (min timestep, max iterations, union of disabled flags, ...)
-  // and "error" are refused.
-  if (ReadKeyword(e, "conflict", {"warning", "merge", "error"}, &k) && k != 0) {
-    NotSupported(e, std::string("compiler conflict=\"") + (k == 1 ? "merge" : "error") +
-                        "\" (attach keeps the parent's options, as \"warning\" does)",
-                 "conflict");
-  }
+  // 3.x: what <attach> does when the attached model's options differ; applied by the
+  // expansion of <attach> (attach_conflict.cc), only checked here
+  ReadKeyword(e, "conflict", {"warning", "merge", "error"}, &k);
   ReadBool(e, "fitaabb", &flag);
   if (ReadString(e, "eulerseq", &c->eulerseq) && !ValidEulerSeq(c->eulerseq)) {
     throw Error(e.Where("eulerseq"), "expected 3 letters from x, y, z, X, Y, Z, found '" +
@@ -173,9 +167,10 @@ void ReadStatistic(const XmlElement& e, StatisticSpec* s) {
   ReadNumbers(e, "center", buf, 3);
 }
 
-// <custom><text> and <tuple> (no physics, no Model field): checked, not stored. A tuple
-// element names an object by type and name (checked to be a string) with a number prm.
-void CheckCustomTextOrTuple(const XmlElement& c) {
+// <custom><text> and <tuple> (no physics, no Model field): checked, not stored, but for the
+// geoms a tuple names (discard_visual.cc keeps them). A tuple element names an object by type
+// and name (checked to be a string) with a number prm.
+void CheckCustomTextOrTuple(const XmlElement& c, ModelSpec* spec) {
   std::string text;
   ReadString(c, "name", &text);
   if (c.name == "text") {
@@ -183,8 +178,9 @@ void CheckCustomTextOrTuple(const XmlElement& c) {
     return;
   }
   for (const XmlElement& element : c.children) {
-    RequireAttribute(element, "objtype");
-    RequireAttribute(element, "objname");
+    const std::string& type = RequireAttribute(element, "objtype");
+    const std::string& name = RequireAttribute(element, "objname");
+    if (type == "geom") spec->tuple_geoms.push_back(name);
     double prm = 0;
     ReadNumber(element, "prm", &prm);
   }
@@ -194,7 +190,7 @@ void CheckCustomTextOrTuple(const XmlElement& c) {
 void ReadCustom(const XmlElement& e, ModelSpec* spec) {
   for (const XmlElement& c : e.children) {
     if (c.name == "text" || c.name == "tuple") {
-      CheckCustomTextOrTuple(c);
+      CheckCustomTextOrTuple(c, spec);
       continue;
     }
     NumericSpec n;
@@ -475,6 +471,7 @@ void ReadKeyframe(const XmlElement& e, ModelSpec* spec) {
     ReadNumberList(c, "ctrl", &k.ctrl);
     ReadNumberList(c, "mpos", &k.mpos);
     ReadNumberList(c, "mquat", &k.mquat);
+    if (const std::string* id = c.Find(kAttachedKeyId)) k.attached = std::stoi(*id);
     spec->keys.push_back(k);
   }
 }

@@ -47,6 +47,24 @@ bool ExpandAttachments(const XmlElement& root, XmlElement* out);
 // Internal attribute of a <default> made by ExpandAttachments: a root class tree of its own,
 // starting from the built-in defaults (never written in a file: added after schema checks).
 inline constexpr char kAttachedDefault[] = "gauss:attached";
+// Keyframes of attached models (attach_keys.cc). Internal attributes, added after schema
+// checks: kAttachedKeyId on a <key> made by an attachment ("ID"), kAttachedKeyValue on a
+// joint, actuator or mocap body of the attached model ("ID FIELD v1 v2 ...", one attribute per
+// key and field).
+inline constexpr char kAttachedKeyId[] = "gauss:keyid";
+inline constexpr char kAttachedKeyValue[] = "gauss:keyvalue";
+// The keys an attachment brings: when `child` (expanded) has keyframes, compiles it, writes
+// each key's values onto its joints, actuators and mocap bodies (kAttachedKeyValue, replacing
+// those of the child's own attachments) and returns the <key> elements to append to the
+// parent: named prefix + name, ids from *next_id on. (child, prefix) => (child, keys)
+std::vector<XmlElement> TakeAttachedKeys(XmlElement* child, const std::string& prefix,
+                                         const XmlElement& attach, int* next_id);
+// <compiler conflict> of `parent` (attach_conflict.cc): merge or refuse the attached model's
+// <option>, <flag> and <size> settings; warning keeps the parent's. (parent, child) => (parent
+// <option>, <size>), or an error located at the <attach>.
+void ResolveAttachConflicts(XmlElement* parent, const XmlElement& child, const XmlElement& attach);
+// (element) => (its kAttachedKeyValue attributes, parsed)
+std::vector<AttachedKeyValue> ReadAttachedKeyValues(const XmlElement& e);
 void ReadOption3x(const XmlElement& e, Options* o);
 void ReadFlags3x(const XmlElement& flag, Options* o);
 void ReadMemorySize(const XmlElement& e, SizeSpec* s);

@@ -48,8 +48,18 @@ struct FramePose {
   bool identity = true;
 };
 
+// What a keyframe of an attached model gives one element (attach_keys.cc): `key` is the
+// KeySpec::attached id of the key, `field` one of qpos qvel (joints), ctrl act (actuators),
+// mpos mquat (mocap bodies).
+struct AttachedKeyValue {
+  int key = -1;
+  std::string field;
+  std::vector<double> values;
+};
+
 struct JointSpec {
   Source src;
+  std::vector<AttachedKeyValue> key_values;
   FramePose frame;
   std::string name;
   JointType type = JointType::kHinge;
@@ -224,6 +234,7 @@ struct InertialSpec {
 
 struct BodySpec {
   Source src;
+  std::vector<AttachedKeyValue> key_values;  // mocap bodies: mpos, mquat
   FramePose frame;
   std::string name;
   std::string childclass;
@@ -245,6 +256,7 @@ struct BodySpec {
 // Every actuator shortcut compiles into this <general> form.
 struct ActuatorSpec {
   Source src;
+  std::vector<AttachedKeyValue> key_values;  // ctrl, act
   std::string name;
   int group = 0;
   int ctrllimited = 2, forcelimited = 2, actlimited = 2;  // 0 false, 1 true, 2 auto
@@ -376,6 +388,9 @@ struct KeySpec {
   double time = 0;
   std::vector<double> qpos, qvel, act, ctrl;  // empty: not given
   std::vector<double> mpos, mquat;            // mocap bodies' poses; empty: not given
+  // >= 0: a key of an attached model (attach_keys.cc): its values are held by the elements
+  // (AttachedKeyValue::key == attached), every other element keeps its qpos0 / zero / pose
+  int attached = -1;
 };
 
 struct NumericSpec {
@@ -456,6 +471,7 @@ struct ModelSpec {
   std::vector<SensorSpec> sensors;
   std::vector<PluginInstanceSpec> plugin_instances;  // <extension>
   std::vector<KeySpec> keys;
+  std::vector<std::string> tuple_geoms;  // geoms named by <custom><tuple> (kept by discardvisual)
   std::vector<NumericSpec> numerics;
 };
 

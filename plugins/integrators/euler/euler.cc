@@ -45,8 +45,10 @@ class EulerIntegrator : public Integrator {
     const Model& m = engine.model();
     bool damped = false;
     for (int i = 0; i < m.nv && !damped; ++i) damped = m.dof_damping[i] > 0;
-    // MuJoCo 3.x <flag eulerdamp="disable"/> turns the implicit damping off like the parameter
-    if (!implicit_damping_ || !damped || m.opt.Disabled(kDisableEulerdamp)) {
+    // MuJoCo 3.x <flag eulerdamp="disable"/> turns the implicit damping off like the parameter,
+    // and so does 3.x's damper flag (no damping at all)
+    if (!implicit_damping_ || !damped || m.opt.Disabled(kDisableEulerdamp) ||
+        m.opt.Disabled(kDisableDamper)) {
       engine.Advance(d, d.act_dot.data(), d.qacc.data(), nullptr);
       return;
     }

@@ -114,9 +114,6 @@ TEST(Attach, RefusesWhatItCannotGraft) {
   EXPECT_NE(ErrorOf(std::string(kArm) + R"(<compiler angle="radian"/><worldbody>
       <attach model="arm" prefix="a"/></worldbody>)").find("compiler angle differs"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(std::string(kArm) + R"(<worldbody><attach model="arm" prefix="a"/>
-      </worldbody><keyframe><key time="1"/></keyframe>)").find("not supported yet: keyframes"),
-            std::string::npos);
 }
 
 // MuJoCo 3.12 (measured): an unnamed <model> asset is known by its file's `model` attribute

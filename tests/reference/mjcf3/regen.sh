@@ -28,7 +28,9 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "cameras 22 1" "mujoco/freejoint 23 0" "refsite_turn 24 1" "site_weld 24 0" \
             "poly_stiffness 25 0.5" "actgravcomp 24 1" "eulerdamp 25 1" "tausmooth 26 1" \
             "box_stack 24 0" "margin_gap 27 0" "geom_distance 28 1" \
-            "slide_weights 28 1 converged" "rk4_warmstart 29 1"; do
+            "slide_weights 28 1 converged" "rk4_warmstart 29 1" "attach_keys 28 1" \
+            "no_spring 29 1" "no_damper 29 1" "conflict_merge 30 1" \
+            "discard_visual 31 1"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
@@ -48,6 +50,16 @@ tool=$(mktemp -d)/mesh_vertices
 g++ -std=c++17 -O1 "$out/mesh_vertices.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
   -Wl,-rpath,"$mujoco3/lib" -o "$tool"
 "$tool" tests/models/mjcf3/builtin_vertices.xml > "$out/builtin_vertices.csv"
+rm -r "$(dirname "$tool")"
+
+# The keyframes of the models that compose them (attach_keys.xml: keys of attached models):
+# keyframes.cc, built here against the same MuJoCo 3.12.1 library.
+tool=$(mktemp -d)/keyframes
+g++ -std=c++17 -O1 "$out/keyframes.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
+  -Wl,-rpath,"$mujoco3/lib" -o "$tool"
+for name in attach_keys; do
+  "$tool" tests/models/mjcf3/$name.xml > "$out/$name.keys.csv"
+done
 rm -r "$(dirname "$tool")"
 
 # The box-box contacts of 300 random poses of box_pair.xml (box_clip_reference_test.cc):
