@@ -63,9 +63,10 @@ TEST(Mjcf3, OptionsFlagsAndVisualAttributes) {
   EXPECT_TRUE(m->opt.Disabled(kDisablePassive));  // spring and damper both off
   const std::string one = ErrorOf(R"(<mujoco><option><flag spring="disable"/></option></mujoco>)");
   EXPECT_TRUE(Contains(one, "attribute 'spring': not supported yet")) << one;
-  const std::string invdiscrete =
-      ErrorOf(R"(<mujoco><option><flag invdiscrete="enable"/></option></mujoco>)");
-  EXPECT_TRUE(Contains(invdiscrete, "not supported yet")) << invdiscrete;
+  // invdiscrete: an enable flag (discrete-time inverse dynamics, inverse_test.cc), off by default
+  EXPECT_FALSE(Load(kSlider)->opt.Enabled(kEnableInvDiscrete));
+  EXPECT_TRUE(Load(kSlider, R"(<option><flag invdiscrete="enable"/></option>)")
+                  ->opt.Enabled(kEnableInvDiscrete));
   // 3.x disable flags of their own; enabled by default
   EXPECT_FALSE(Load(kSlider)->opt.Disabled(kDisableEulerdamp));
   EXPECT_FALSE(Load(kSlider)->opt.Disabled(kDisableAutoreset));
