@@ -1,5 +1,6 @@
 // Cameras (MuJoCo 3.x semantics, measured against MuJoCo 3.12.1): their world poses by mode,
-// the constants the track modes keep, and the pinhole projection of the camprojection sensor.
+// the constants the track modes keep, the pinhole projection of the camprojection sensor, and
+// the pixel rays of camera rangefinders.
 //
 // Modes: fixed moves with the body; track keeps the orientation of qpos0 and follows the body
 // origin at its qpos0 offset; trackcom likewise follows the body's subtree com; targetbody and
@@ -111,6 +112,32 @@ void CameraProjection(const Model& m, const Data& d, int cam, const double* poin
   if (std::abs(w) < kMinVal) w = w < 0 ? -kMinVal : kMinVal;
   pixel[0] = u / w;
   pixel[1] = v / w;
+}
+
+bool CameraPixelRay(const Model& m, const Data& d, int cam, int col, int row, double origin[3],
+                    double dir[3]) {
+  if (m.cam_sensorsize[2 * cam] != 0 && m.cam_sensorsize[2 * cam + 1] != 0) return false;
+  const int width = m.cam_resolution[2 * cam], height = m.cam_resolution[2 * cam + 1];
+  const double* xpos = d.cam_xpos.data() + 3 * cam;
+  const double* xmat = d.cam_xmat.data() + 9 * cam;
+  // the pixel centre relative to the image centre, in pixels, x right and y up
+  const double px = col + 0.5 - width / 2.0, py = height / 2.0 - row - 0.5;
+  if (m.cam_orthographic[cam]) {
+    // the image spans fovy in both directions, whatever its aspect (measured, MuJoCo 3.12.1)
+    const double offset[3] = {px * m.cam_fovy[cam] / width, py * m.cam_fovy[cam] / height, 0};
+    double world[3];
+    MulMatVec3(world, xmat, offset);
+    Add3(origin, xpos, world);
+    const double back[3] = {0, 0, -1};
+    MulMatVec3(dir, xmat, back);
+    return true;
+  }
+  const double f = 0.5 / std::tan(m.cam_fovy[cam] * kPi / 360.0) * height;
+  double local[3] = {px / f, py / f, -1};
+  Normalize3(local);
+  Copy3(origin, xpos);
+  MulMatVec3(dir, xmat, local);
+  return true;
 }
 
 }  // namespace gauss

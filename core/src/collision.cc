@@ -1,8 +1,8 @@
 // Collision detection driver (spec "Collision detection"): walks the candidate geom pairs of
 // the dynamic mechanism (collision_broadphase.cc) merged with the explicit <pair> list, calls
 // the collider that the dispatch table assigns to each pair of geom types, and completes each
-// contact: geoms, mixed parameters (priority, condim, friction, solref, solimp, margin, gap),
-// the override flag, and the tangent axes of the contact frame.
+// contact: geoms, mixed parameters (priority, condim, friction, solref, solimp, margin, gap,
+// 3.x adhesion), the override flag, and the tangent axes of the contact frame.
 //
 // Contact order, parameter mixing and frames follow MuJoCo 2.2.2's observable behaviour (see
 // docs/collision.md for the measured rules), so that solvers that depend on contact order
@@ -53,17 +53,22 @@ struct PairParams {
   double solref[kNRef];
   double solimp[kNImp];
   double solreffriction[kNRef];  // 3.x, explicit pairs only; (0, 0): as solref
+  double adhesion;               // 3.x
 };
 
 // model => parameters of dynamic pair (g1, g2): the higher-priority geom's values; at equal
 // priority condim and friction by maximum, solref and solimp mixed with solmix weights (solref
-// by element-wise minimum when either uses the direct, non-positive form); margin and gap:
-// PairMargins.
+// by element-wise minimum when either uses the direct, non-positive form), adhesion summed;
+// margin and gap: PairMargins.
 void MixGeomParams(const Model& m, int g1, int g2, PairParams& p) {
   p.solreffriction[0] = p.solreffriction[1] = 0;
+  // 3.x adhesion: the higher-priority geom's, at equal priority the sum (measured, 3.12.1)
+  const bool adhesive = !m.geom_adhesion.empty();
+  p.adhesion = adhesive ? m.geom_adhesion[g1] + m.geom_adhesion[g2] : 0;
   double friction3[3];
   if (m.geom_priority[g1] != m.geom_priority[g2]) {
     const int g = m.geom_priority[g1] > m.geom_priority[g2] ? g1 : g2;
+    p.adhesion = adhesive ? m.geom_adhesion[g] : 0;
     p.condim = m.geom_condim[g];
     for (int i = 0; i < 3; ++i) friction3[i] = m.geom_friction[3 * g + i];
     for (int i = 0; i < kNRef; ++i) p.solref[i] = m.geom_solref[kNRef * g + i];
@@ -110,6 +115,7 @@ void ExplicitPairParams(const Model& m, int ipair, PairParams& p) {
   for (int i = 0; i < kNRef; ++i) {
     p.solreffriction[i] = has_friction_ref ? m.pair_solreffriction[kNRef * ipair + i] : 0;
   }
+  p.adhesion = m.pair_adhesion.empty() ? 0 : m.pair_adhesion[ipair];
 }
 
 // frame rows 1-2 => orthonormal tangents: the collider's hint for the first tangent (row 1)
@@ -193,6 +199,12 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     c.dim = p.condim;
     c.includemargin = pair_margin.Include(m);
     c.exclude = c.dist < c.includemargin ? 0 : 1;  // in the gap: reported, but exerts no force
+    c.adhesion = p.adhesion;
+    if (c.exclude && c.adhesion > 0) {
+      // 3.x: an adhesive contact pulls across the gap too, with one frictionless row
+      c.exclude = 0;
+      c.dim = 1;
+    }
     for (int i = 0; i < 5; ++i) c.friction[i] = p.friction[i];
     for (int i = 0; i < kNRef; ++i) c.solref[i] = solref[i];
     for (int i = 0; i < kNImp; ++i) c.solimp[i] = solimp[i];

@@ -326,6 +326,22 @@ void AddSurfaceVelocities(const Model& m, Data& d) {
   }
 }
 
+// (efc_R, contacts) => efc_aref of adhesive contacts: their normal row's reference acceleration
+// gains R adhesion (pyramidal cones: each of the 2 (dim - 1) edge rows R_edge adhesion /
+// (2 (dim - 1))), which together with the attraction in qfrc_passive (passive.cc) moves the
+// contact's feasible forces down by the adhesion along the normal, as MuJoCo 3.12 does.
+void AddAdhesionBias(const Model& m, Data& d) {
+  const bool elliptic = m.opt.cone == Cone::kElliptic;
+  for (int k = 0; k < d.ncon; ++k) {
+    const Contact& c = d.contact[k];
+    if (c.adhesion <= 0 || c.efc_address < 0) continue;
+    const int rows = c.dim == 1 || elliptic ? 1 : 2 * (c.dim - 1);
+    for (int r = c.efc_address; r < c.efc_address + rows; ++r) {
+      d.efc_aref[r] += d.efc_R[r] * c.adhesion / rows;
+    }
+  }
+}
+
 }  // namespace
 
 void ReferenceAcceleration(const Model& m, Data& d) {
@@ -348,6 +364,7 @@ void ReferenceAcceleration(const Model& m, Data& d) {
     d.efc_aref[i] = -kbip[1] * d.efc_vel[i] - kbip[0] * kbip[2] * (d.efc_pos[i] - d.efc_margin[i]);
   }
   if (m.opt.Enabled(kEnableEqJdotv)) SubtractEqualityJdotv(m, d);
+  if (!m.geom_adhesion.empty() || !m.pair_adhesion.empty()) AddAdhesionBias(m, d);
 }
 
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops) {

@@ -109,7 +109,7 @@ ArenaPlan KernelScratchPlan(const Model& m) {
   plan.Within("constraint rows (constraint_assembly.cc)", ConstraintAssemblyPlan(m));
   stage("solver statistics jar (engine.cc)", nj);
   stage("kinetic energy M v (energy.cc)", nv);
-  stage("inverse dynamics force and qfrc (inverse.cc)", nj + nv);
+  stage("inverse dynamics: the discrete qacc (invdiscrete), force, qfrc (inverse.cc)", nj + 2 * nv);
   stage("control derivative column (control_derivative.cc)", nv);
   // per-island sub-problems (island_solve.cc) are held while the solver plugin runs on them,
   // on top of the solver's own scratch: counted as held, not as one stage among the others

@@ -3,6 +3,8 @@
 
 #include "constraint_assembly.h"
 #include "gauss/engine.h"
+#include "gauss/error.h"
+#include "gauss/integrator.h"
 #include "pipeline.h"
 
 namespace gauss {
@@ -34,12 +36,26 @@ void Engine::Inverse(Data& d) const {
   const Model& m = *model_;
   PositionStage(d);
   VelocityStage(d);
+  // invdiscrete: qacc is the integrator's discrete-time acceleration; everything below works on
+  // the continuous-time one it stands for, and the caller's qacc is given back at the end
+  ArenaScope scope(d.arena);
+  double* discrete_qacc = nullptr;
+  if (m.opt.Enabled(kEnableInvDiscrete)) {
+    discrete_qacc = d.arena.Doubles(m.nv);
+    std::copy(d.qacc.begin(), d.qacc.end(), discrete_qacc);
+    if (!integrator().ContinuousAcceleration(*this, d, d.qacc.data())) {
+      throw Error("Engine::Inverse: discrete-time inverse dynamics (flag invdiscrete) is not "
+                  "supported by the integrator '" + options().integrator +
+                  "' (it solves more than once per step); use euler, implicit or implicitfast");
+    }
+  }
   InverseConstraintForce(m, d);
   // M qacc + c(q, v) by RNE with acceleration; armature acts on the dofs directly
   RecursiveNewtonEuler(m, d, true, d.qfrc_inverse.data());
   for (int i = 0; i < m.nv; ++i) {
     d.qfrc_inverse[i] += m.dof_armature[i] * d.qacc[i] - d.qfrc_passive[i] - d.qfrc_constraint[i];
   }
+  if (discrete_qacc) std::copy(discrete_qacc, discrete_qacc + m.nv, d.qacc.begin());
 }
 
 // (efc_force, qfrc_constraint of the forward solve) => solver_fwdinv: how far the numerical

@@ -50,9 +50,29 @@ void GravityCompensation(const Model& m, Data& d) {
   }
 }
 
+// (contacts with their rows, cdof, subtree_com) => qfrc_passive: MuJoCo 3.x contact adhesion.
+// Every adhesive contact that has constraint rows pulls its two geoms together along its normal
+// with its adhesion force, at the contact point; the rows' reference accelerations are shifted
+// to match (constraint_assembly.cc, AddAdhesionBias), so that the contact can pull up to that
+// force before it lets go, and a resting contact's net force stays what it was.
+void ContactAdhesion(const Model& m, Data& d) {
+  const double no_torque[3] = {0, 0, 0};
+  for (int k = 0; k < d.ncon; ++k) {
+    const Contact& c = d.contact[k];
+    if (c.adhesion <= 0 || c.efc_address < 0) continue;
+    double pull[3], push[3];  // on geom2 (towards geom1, against the normal), on geom1
+    for (int i = 0; i < 3; ++i) {
+      pull[i] = -c.adhesion * c.frame[i];
+      push[i] = -pull[i];
+    }
+    ApplyWrench(m, d, m.geom_bodyid[c.geom2], c.pos, pull, no_torque, d.qfrc_passive.data());
+    ApplyWrench(m, d, m.geom_bodyid[c.geom1], c.pos, push, no_torque, d.qfrc_passive.data());
+  }
+}
+
 }  // namespace
 
-// (qpos, qvel, ten_length, ten_velocity, ten_J, cvel, xipos, cdof, subtree_com) =>
+// (qpos, qvel, ten_length, ten_velocity, ten_J, cvel, xipos, cdof, subtree_com, contacts) =>
 // (qfrc_passive, qfrc_gravcomp)
 void PassiveForces(const Model& m, Data& d) {
   std::fill(d.qfrc_passive.begin(), d.qfrc_passive.end(), 0.0);
@@ -110,6 +130,8 @@ void PassiveForces(const Model& m, Data& d) {
 
   // drag and viscosity of the medium (option density, viscosity, wind)
   FluidForces(m, d);
+
+  if (!m.geom_adhesion.empty() || !m.pair_adhesion.empty()) ContactAdhesion(m, d);
 }
 
 }  // namespace gauss

@@ -85,7 +85,7 @@ PyData::PyData(Data d, std::shared_ptr<Engine> e)
 void BindData(py::module_& mod) {
   // Contact as a NumPy structured dtype (the C++ layout, so contact views need no copy).
   PYBIND11_NUMPY_DTYPE(Contact, dist, pos, frame, includemargin, friction, solref, solimp,
-                       solreffriction, dim,
+                       solreffriction, adhesion, dim,
                        geom1, geom2, exclude, efc_address);
   py::class_<PyData> cls(mod, "Data", py::dynamic_attr(),
       "State of one simulation, made by Engine.make_data(). Arrays are writable NumPy views of "

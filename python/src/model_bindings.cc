@@ -70,7 +70,7 @@ namespace {
   X(eq_solref, m.neq, kNRef) X(eq_solimp, m.neq, kNImp) X(eq_data, m.neq, 11) X(eq_frame2quat, static_cast<long>(m.eq_frame2quat.size() / 4), 4)                    \
   X(pair_geom1, m.npair, 0) X(pair_geom2, m.npair, 0) X(pair_condim, m.npair, 0)                 \
   X(pair_solref, m.npair, kNRef) X(pair_solimp, m.npair, kNImp) X(pair_margin, m.npair, 0)       \
-  X(geom_surfacevel, m.ngeom, 6) X(pair_gap, m.npair, 0) X(pair_friction, m.npair, 5) X(pair_solreffriction, m.npair, kNRef)   \
+  X(geom_surfacevel, m.ngeom, 6) X(geom_adhesion, m.ngeom, 0) X(pair_adhesion, m.npair, 0) X(pair_gap, m.npair, 0) X(pair_friction, m.npair, 5) X(pair_solreffriction, m.npair, kNRef)   \
   X(exclude_body1, m.nexclude, 0) X(exclude_body2, m.nexclude, 0)                                \
   X(sensor_objtype, m.nsensor, 0) X(sensor_objid, m.nsensor, 0) X(sensor_reftype, m.nsensor, 0)  \
   X(sensor_refid, m.nsensor, 0) X(sensor_dim, m.nsensor, 0) X(sensor_adr, m.nsensor, 0)          \

@@ -1,5 +1,5 @@
-// Camera poses by mode and the camprojection pinhole (camera.cc), checked against geometry
-// worked out by hand; MuJoCo 3.12.1 agreement is in tests/reference/mjcf3_test.cc (cameras.xml).
+// Camera poses by mode, the camprojection pinhole and the pixel rays of camera rangefinders
+// (camera.cc), checked against geometry worked out by hand; MuJoCo 3.12.1 agreement is in tests/reference/mjcf3_test.cc (cameras.xml).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,6 +27,7 @@ const char* kModel = R"(<mujoco><option gravity="0 0 0"/><worldbody>
     <camera name="target" pos="1 0 0.5" mode="targetbody" target="goal"/>
     <camera name="lens" pos="0 0 0" resolution="200 100" fovy="90"/>
     <camera name="sensor" resolution="400 300" sensorsize="0.004 0.003" focal="0.002 0.0015"/>
+    <camera name="ortho" pos="0 0 1" resolution="4 2" fovy="3" projection="orthographic"/>
   </body>
   <body name="goal" pos="0 3 2"><geom size="0.1"/></body></worldbody></mujoco>)";
 
@@ -101,6 +102,50 @@ TEST(CameraProjection, PinholeFromFovyAndFromSensorSize) {
   const double side[3] = {1, 0, 0};
   CameraProjection(m, s.d, lens, side, pixel);
   EXPECT_TRUE(std::isfinite(pixel[0]));
+}
+
+TEST(CameraPixelRay, PerspectiveRaysGoThroughThePixelCentres) {
+  Scene s;
+  const Model& m = s.engine.model();
+  s.Turn(0.3);
+  const int lens = m.CameraId("lens");
+  for (int row : {0, 37, 99}) {
+    for (int col : {0, 120, 199}) {
+      double origin[3], dir[3];
+      ASSERT_TRUE(CameraPixelRay(m, s.d, lens, col, row, origin, dir));
+      EXPECT_NEAR(math::Norm3(dir), 1, 1e-15);
+      for (int k = 0; k < 3; ++k) EXPECT_EQ(origin[k], s.Pos(lens)[k]);
+      // a point along the ray projects back onto the pixel's centre
+      double point[3], pixel[2];
+      for (int k = 0; k < 3; ++k) point[k] = origin[k] + 2.5 * dir[k];
+      CameraProjection(m, s.d, lens, point, pixel);
+      EXPECT_NEAR(pixel[0], col + 0.5, 1e-10) << row << " " << col;
+      EXPECT_NEAR(pixel[1], row + 0.5, 1e-10) << row << " " << col;
+    }
+  }
+  // a sensor-size camera has focal lengths and a principal point: not handled
+  double origin[3], dir[3];
+  EXPECT_FALSE(CameraPixelRay(m, s.d, m.CameraId("sensor"), 0, 0, origin, dir));
+}
+
+TEST(CameraPixelRay, OrthographicRaysAreParallelAndSpanFovyInHeight) {
+  Scene s;
+  const Model& m = s.engine.model();
+  s.Turn(0);  // identity frame at (0, 0, 1): the image is the plane z = 1, rays along -z
+  const int ortho = m.CameraId("ortho");
+  // 4 x 2 pixels over a height of 3: pixels of 1.5, centres at x = -2.25 .. 2.25, y = +-0.75
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 4; ++col) {
+      double origin[3], dir[3];
+      ASSERT_TRUE(CameraPixelRay(m, s.d, ortho, col, row, origin, dir));
+      EXPECT_NEAR(origin[0], -2.25 + 1.5 * col, 1e-15);
+      EXPECT_NEAR(origin[1], 0.75 - 1.5 * row, 1e-15);
+      EXPECT_NEAR(origin[2], 1, 1e-15);
+      EXPECT_NEAR(dir[0], 0, 1e-15);
+      EXPECT_NEAR(dir[1], 0, 1e-15);
+      EXPECT_NEAR(dir[2], -1, 1e-15);
+    }
+  }
 }
 
 }  // namespace

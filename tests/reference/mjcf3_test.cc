@@ -26,7 +26,10 @@
 // axes (SetConstants), rk4_warmstart its Runge-Kutta stages warm-started from the step's start
 // (rk4 `warmstart`) under a pgs capped before convergence; attach_keys the keyframes of attached
 // models (with their key_* arrays, keyframes.cc); no_spring and no_damper 3.x's spring and
-// damper flags apart.
+// damper flags apart; rangefinder_camera the per-pixel rays of perspective and orthographic
+// cameras and the rangefinder data fields; adhesion and adhesion_elliptic contact adhesion
+// (resting, pulled off, in the gap band, by priority and by pair) under both cone types.
+// invdiscrete: MuJoCo 3.12.1's mj_inverse with the flag invdiscrete (Mjcf3InvDiscrete).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,7 +143,7 @@ std::string SensorLine(const Model& m, int s) {
 // Models recorded with the solver run to convergence (regen.sh's "converged").
 bool Converged(const std::string& name) {
   return name == "mujoco/newton_cradle" || name == "contact3" || name == "contact_sensor" ||
-         name == "slide_weights";
+         name == "slide_weights" || name == "adhesion" || name == "adhesion_elliptic";
 }
 
 double RelError(double gauss, double mujoco) {
@@ -454,6 +457,49 @@ TEST(Mjcf3Keyframes, AttachedKeysMatchMujoco312) {
   RecordProperty("max_key_error", Number(worst));
 }
 
+// Discrete-time inverse dynamics (flag invdiscrete, set by invdiscrete.xml): for 30 recorded
+// states and accelerations (regen.sh: invdiscrete.fwd.csv), qfrc_inverse equals MuJoCo 3.12.1's
+// mj_inverse under each single-step integrator (invdiscrete.<integrator>.csv) to 1e-9 relative,
+// and the integrators' conversions differ from one another by far more than that.
+TEST(Mjcf3InvDiscrete, InverseDynamicsMatchesMujoco312ForEverySingleStepIntegrator) {
+  const Table states = ReadTable(ReferenceFile("invdiscrete", ".fwd.csv"));
+  ASSERT_EQ(states.rows.size(), 30u);
+  std::vector<double> euler_forces;
+  for (const std::string integrator : {"euler", "implicit", "implicitfast"}) {
+    auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/invdiscrete.xml")));
+    ASSERT_TRUE(model->opt.Enabled(kEnableInvDiscrete));
+    model->opt.integrator = integrator;
+    const Engine engine(model);
+    const Model& m = engine.model();
+    const Table ref = ReadTable(ReferenceFile("invdiscrete", "." + integrator + ".csv"));
+    ASSERT_EQ(ref.rows.size(), states.rows.size());
+    double worst = 0, from_euler = 0;
+    for (std::size_t k = 0; k < states.rows.size(); ++k) {
+      const std::vector<double>& row = states.rows[k];
+      Data d = engine.MakeData();
+      for (int i = 0; i < m.nq; ++i) d.qpos[i] = row[states.Column("qpos" + std::to_string(i))];
+      for (int i = 0; i < m.nv; ++i) {
+        d.qvel[i] = row[states.Column("qvel" + std::to_string(i))];
+        d.qacc[i] = row[states.Column("qacc" + std::to_string(i))];
+      }
+      for (int i = 0; i < m.nu; ++i) d.ctrl[i] = row[states.Column("ctrl" + std::to_string(i))];
+      engine.Inverse(d);
+      for (int i = 0; i < m.nv; ++i) {
+        const double want = ref.rows[k][ref.Column("qfrc_inverse" + std::to_string(i))];
+        worst = std::max(worst, RelError(d.qfrc_inverse[i], want));
+        if (integrator == "euler") {
+          euler_forces.push_back(want);
+        } else {
+          from_euler = std::max(from_euler, RelError(euler_forces[k * m.nv + i], want));
+        }
+      }
+    }
+    RecordProperty("max_error_" + integrator, Number(worst));
+    EXPECT_LE(worst, 1e-9) << integrator;
+    if (integrator != "euler") EXPECT_GT(from_euler, 1e-3) << integrator;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                          ::testing::Values("servo", "frames", "sites", "mujoco/dampratio",
                                            "mujoco/tendon_dampratio", "mujoco/car", "replicate",
@@ -472,7 +518,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
                                            "margin_gap", "geom_distance", "slide_weights",
                                            "rk4_warmstart", "attach_keys", "no_spring",
-                                           "no_damper", "conflict_merge", "discard_visual"));
+                                           "no_damper", "conflict_merge", "discard_visual",
+                                           "rangefinder_camera", "adhesion", "adhesion_elliptic"));
 
 }  // namespace
 }  // namespace gauss::test

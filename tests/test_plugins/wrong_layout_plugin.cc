@@ -22,6 +22,7 @@ struct Contact {
   double solref[gauss::kNRef] = {0};
   double solimp[gauss::kNImp] = {0};
   double solreffriction[gauss::kNRef] = {0};
+  double adhesion = 0;
   int dim = 0;
   int geom2 = -1;
   int geom1 = -1;

@@ -148,6 +148,7 @@
   X(Model, geom_margin) \
   X(Model, geom_gap) \
   X(Model, geom_surfacevel) \
+  X(Model, geom_adhesion) \
   X(Model, geom_rgba) \
   X(Model, geom_matid) \
   X(Model, geom_fluid) \
@@ -276,6 +277,7 @@
   X(Model, pair_solref) \
   X(Model, pair_solimp) \
   X(Model, pair_solreffriction) \
+  X(Model, pair_adhesion) \
   X(Model, pair_margin) \
   X(Model, pair_gap) \
   X(Model, pair_friction) \
@@ -322,6 +324,7 @@
   X(Contact, solref) \
   X(Contact, solimp) \
   X(Contact, solreffriction) \
+  X(Contact, adhesion) \
   X(Contact, dim) \
   X(Contact, geom1) \
   X(Contact, geom2) \

@@ -16,10 +16,14 @@ struct Contact {
   double solimp[kNImp] = {0};
   // 3.x pair solreffriction: solref of the friction rows under elliptic cones; (0, 0): solref
   double solreffriction[kNRef] = {0};
+  // 3.x adhesion: the contact may pull with up to this force (a constant attraction along the
+  // normal in qfrc_passive plus the matching shift of its rows' reference acceleration)
+  double adhesion = 0;
   int dim = 0;                // condim: 1, 3, 4 or 6
   int geom1 = -1;
   int geom2 = -1;
-  int exclude = 0;            // 1: in the gap (margin - gap <= dist < margin): no force
+  int exclude = 0;            // 1: in the gap (margin - gap <= dist < margin): no force;
+                              // adhesive contacts there keep one frictionless row (dim 1)
   int efc_address = -1;       // first constraint row, -1 if it has none
 };
 

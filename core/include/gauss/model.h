@@ -160,6 +160,9 @@ struct Model {
   // (ngeom x 6) 3.x surfacevel: linear and angular velocity of the geom's surface in its frame
   // (a conveyor belt), seen by the friction rows of its contacts. Empty in hand-built models.
   std::vector<double> geom_surfacevel;
+  // (ngeom) 3.x adhesion: the pull its contacts may exert (a contact's is the sum of its two
+  // geoms'; collision.cc, docs/mjcf.md). Empty in hand-built models: none.
+  std::vector<double> geom_adhesion;
   std::vector<double> geom_rgba;        // (ngeom x 4) as written (see gauss/visual.h)
   std::vector<int> geom_matid;          // (ngeom) material, -1 if none
   // Ellipsoid fluid model per geom (ngeom x kNFluid), all zero unless fluidshape="ellipsoid":
@@ -342,6 +345,9 @@ struct Model {
   // (npair x kNRef) 3.x: solref of the friction rows of the pair's elliptic-cone contacts;
   // (0, 0): those rows use pair_solref. Empty in hand-built models: (0, 0) for every pair.
   std::vector<double> pair_solreffriction;
+  // (npair) 3.x adhesion of the pair's contacts, replacing the geoms'. Empty in hand-built
+  // models: none.
+  std::vector<double> pair_adhesion;
   std::vector<double> pair_margin;           // (npair)
   std::vector<double> pair_gap;              // (npair)
   std::vector<double> pair_friction;         // (npair x 5)

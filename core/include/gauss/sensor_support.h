@@ -88,6 +88,17 @@ void KineticEnergy(const Model& m, Data& d);
 void CameraProjection(const Model& m, const Data& d, int cam, const double* point,
                       double pixel[2]);
 
+// (cam_xpos, cam_xmat, cam_resolution, cam_fovy, cam_orthographic) => the ray through the
+// centre of pixel (col, row) of camera `cam` (row 0 at the top, col 0 at the left), as MuJoCo
+// 3.12's camera rangefinder casts it: a perspective camera's rays start at the camera and point
+// along its unit direction to (x, y, -1) in the camera frame, x = (col + 1/2 - width / 2) / f,
+// y = (height / 2 - row - 1/2) / f, f = height / (2 tan(fovy / 2)); an orthographic camera's
+// rays all point along -z, starting in the camera's plane at (x, y, 0), x = (col + 1/2 - width /
+// 2) fovy / width, y = (height / 2 - row - 1/2) fovy / height: the image covers fovy x fovy
+// (length units) whatever its aspect, as in MuJoCo 3.12. Cameras with a sensor size (focal, principal point) are not handled: false.
+bool CameraPixelRay(const Model& m, const Data& d, int cam, int col, int row, double origin[3],
+                    double dir[3]);
+
 // ---------------------------------------------------------------- ray casting (ray.cc)
 
 // Distance along the ray pnt + x vec (x >= 0, in units of |vec|) to the surface of a primitive

@@ -98,8 +98,11 @@ enum EnableBit : unsigned {
   // margin + gap are reported, inactive) instead of narrowing the active range to margin - gap,
   // as MuJoCo 3.12 computes (measured); on by default in files that use MuJoCo 3.x features
   kEnableMarginSum = 1u << 10,
+  // MuJoCo 3.x: Inverse takes qacc as the discrete-time acceleration (v' - v) / h of the
+  // integrator's step (its modified mass matrix) rather than the continuous-time one
+  kEnableInvDiscrete = 1u << 11,
 };
-inline constexpr int kNumEnableBits = 11;
+inline constexpr int kNumEnableBits = 12;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -113,7 +116,7 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
                                                              "sleep",  "eqjdotv", "refsiterot",
-                                                             "boxclip", "marginsum"};
+                                                             "boxclip", "marginsum", "invdiscrete"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

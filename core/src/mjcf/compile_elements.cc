@@ -445,6 +445,7 @@ void CompileContacts(CompileContext* c) {
     Append(&m.pair_solref, p.spec->solref);
     Append(&m.pair_solimp, p.spec->solimp);
     Append(&m.pair_solreffriction, p.spec->solreffriction);
+    m.pair_adhesion.push_back(p.spec->adhesion);
     m.pair_margin.push_back(p.spec->margin);
     m.pair_gap.push_back(p.spec->gap);
     Append(&m.pair_friction, p.spec->friction);

@@ -3,6 +3,8 @@
 // Sensor table (object, dimension, stage) as MuJoCo 2.2.2 compiles it (measured):
 //   site sensors:      touch 1 acc, accelerometer 3 acc, velocimeter 3 vel, gyro 3 vel,
 //                      force 3 acc, torque 3 acc, magnetometer 3 pos, rangefinder 1 pos
+//                      (3.x: camera rangefinders, width x height rays; `data` fields per ray,
+//                      their bits in sensor_intprm[0])
 //   joint sensors:     jointpos 1 pos, jointvel 1 vel (hinge/slide); ballquat 4 pos,
 //                      ballangvel 3 vel (ball); jointlimitpos/vel/frc 1 pos/vel/acc (limited)
 //   tendon sensors:    tendonpos 1 pos, tendonvel 1 vel, tendonlimitpos/vel/frc (limited)
@@ -231,6 +233,22 @@ void CompileSensors(CompileContext* c) {
       for (int k = 0; k < 7; ++k) slot += (s.contact_data >> k & 1) * field_size[k];
       dim = s.contact_num * slot;
       intprm = {s.contact_data, s.contact_reduce, s.contact_num};
+    } else if (s.type == "rangefinder") {
+      // a site's one ray, or a camera's width x height rays (rows from the top, pixels from the
+      // left); each ray the fields of `data` (dist 1, dir 3, origin 3, point 3, normal 3, depth 1)
+      ResolveObject(*c, s.objtype, s.objname, s.src, s.objtype, &objtype, &objid);
+      const int field_size[] = {1, 3, 3, 3, 3, 1};
+      int ray = 0;
+      for (int k = 0; k < 6; ++k) ray += (s.ray_data >> k & 1) * field_size[k];
+      if (objtype == ObjType::kCamera &&
+          (m.cam_sensorsize[2 * objid] != 0 || m.cam_sensorsize[2 * objid + 1] != 0)) {
+        throw Error(s.src.Where("camera"), "not supported yet: a rangefinder on a camera with a "
+                                           "sensorsize (focal length and principal point)");
+      }
+      const int rays = objtype == ObjType::kCamera
+                           ? m.cam_resolution[2 * objid] * m.cam_resolution[2 * objid + 1] : 1;
+      dim = rays * ray;
+      intprm = {s.ray_data, 0, 0};
     } else if (object == "geompair") {
       ResolveGeomPair(*c, s, &objtype, &objid, &reftype, &refid);
       plugin = kGeomDistanceSensorPlugin;

@@ -381,6 +381,7 @@ void CompileGeoms(CompileContext* c, int b) {
     m.geom_margin.push_back(g.margin);
     m.geom_gap.push_back(g.gap);
     m.geom_surfacevel.insert(m.geom_surfacevel.end(), g.surfacevel, g.surfacevel + 6);
+    m.geom_adhesion.push_back(g.adhesion);
     m.geom_rgba.insert(m.geom_rgba.end(), g.rgba, g.rgba + 4);
     m.geom_matid.push_back(matid);
     double fluid[kNFluid] = {0};

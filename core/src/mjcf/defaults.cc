@@ -154,6 +154,18 @@ void ReadJointAttributes(const XmlElement& e, JointSpec* j) {
   ReadBool(e, "actuatorgravcomp", &j->actgravcomp);
 }
 
+namespace {
+
+// (attribute adhesion, 3.x) => *adhesion: a force, so not negative (MuJoCo 3.12 accepts a
+// negative value without documenting what it does; Gauss refuses it)
+void ReadAdhesion(const XmlElement& e, double* adhesion) {
+  if (ReadNumber(e, "adhesion", adhesion) && *adhesion < 0) {
+    throw Error(e.Where("adhesion"), "the adhesion cannot be negative");
+  }
+}
+
+}  // namespace
+
 // (geom attributes) => (template or element)
 void ReadGeomAttributes(const XmlElement& e, GeomSpec* g) {
   int type = 0;
@@ -191,6 +203,7 @@ void ReadGeomAttributes(const XmlElement& e, GeomSpec* g) {
   ReadNumbers(e, "fluidcoef", g->fluidcoef, 5, false);
   ReadUser(e);
   ReadNumbers(e, "surfacevel", g->surfacevel, 6);  // 3.x
+  ReadAdhesion(e, &g->adhesion);                   // 3.x
 }
 
 // (site attributes) => (template or element)
@@ -217,7 +230,11 @@ void ReadCameraAttributes(const XmlElement& e, CameraSpec* s) {
   ReadOrientation(e, &s->orient);
   ReadNumber(e, "fovy", &s->fovy);
   ReadNumber(e, "ipd", &s->ipd);
-  ReadBool(e, "orthographic", &s->orthographic);  // 3.x
+  // 3.x: projection="orthographic" (fovy is then the image height in length units)
+  int projection = s->orthographic ? 1 : 0;
+  if (ReadKeyword(e, "projection", {"perspective", "orthographic"}, &projection)) {
+    s->orthographic = projection == 1;
+  }
   ReadInts(e, "resolution", s->resolution, 2);
   ReadNumbers(e, "focal", s->focal, 2);
   ReadNumbers(e, "focalpixel", s->focalpixel, 2);
@@ -439,6 +456,7 @@ void ReadPairAttributes(const XmlElement& e, PairSpec* p) {
   ReadNumber(e, "margin", &p->margin);
   ReadNumber(e, "gap", &p->gap);
   ReadNumbers(e, "solreffriction", p->solreffriction, kNRef, false);  // 3.x
+  ReadAdhesion(e, &p->adhesion);                                      // 3.x
 }
 
 // The element's file, line and name, kept for errors raised while compiling.

@@ -16,11 +16,14 @@
 //    distinct and in their canonical order.
 //  - 3.x collision sensors distance, normal, fromto (ReadGeomPairSensor; 3.12.1's rules,
 //    measured): exactly one of geom1/body1 and one of geom2/body2.
+//  - 3.x <rangefinder>: site or camera (not both), data fields in their canonical order
+//    (ReadRangefinder).
 #include <algorithm>
 #include <iterator>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "mjcf/attributes.h"
 #include "mjcf/parser.h"
@@ -187,6 +190,48 @@ void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
   ReadSensorOutput(c, &s->user_stage, &s->user_datatype);
 }
 
+// (attribute `data`: a list of distinct field names in the order of `fields`) => (*bits: bit k
+// for fields[k]); an empty list keeps *bits (the sensor's default), as MuJoCo 3.12 does
+void ReadDataFields(const XmlElement& c, const std::vector<std::string>& fields, int* bits) {
+  const std::string* data = c.Find("data");
+  if (!data) return;
+  std::string order;
+  for (const std::string& f : fields) order += (order.empty() ? "" : " ") + f;
+  std::stringstream words(*data);
+  std::string word;
+  int last = -1, read = 0;
+  while (words >> word) {
+    const auto it = std::find(fields.begin(), fields.end(), word);
+    if (it == fields.end()) {
+      throw Error(c.Where("data"), "invalid field '" + word + "'; expected fields of: " + order);
+    }
+    const int k = static_cast<int>(it - fields.begin());
+    if (k <= last) {
+      throw Error(c.Where("data"), "the fields must be distinct and in the order " + order +
+                                       " ('" + word + "' comes too late)");
+    }
+    last = k;
+    read |= 1 << k;
+  }
+  if (read) *bits = read;
+}
+
+// <rangefinder> (3.x additions): exactly one of site (one ray along the site's +z) and camera
+// (one ray per pixel of the camera's resolution); data (fields dist dir origin point normal
+// depth, in this order; default dist). normal is refused: Gauss's rays report no surface normal.
+// (element) => (s.objtype/objname, ray_data)
+void ReadRangefinder(const XmlElement& c, SensorSpec* s) {
+  if (const std::string* camera = c.Find("camera")) {
+    if (c.Find("site")) throw Error(c.Where("camera"), "at most one of site, camera can be given");
+    s->objtype = "camera";
+    s->objname = *camera;
+  }
+  ReadDataFields(c, {"dist", "dir", "origin", "point", "normal", "depth"}, &s->ray_data);
+  if (s->ray_data & 1 << 4) {
+    NotSupported(c, "the rangefinder field normal (surface normals of rays)", "data");
+  }
+}
+
 // <contact> (MuJoCo 3.x): the first side (geom1, body1, subtree1 or site), the second side
 // (geom2, body2 or subtree2), each optional and at most one of each; num > 0; data (fields in
 // the order found force torque dist pos normal tangent; empty: found); reduce.
@@ -215,28 +260,8 @@ void ReadContactSensor(const XmlElement& c, SensorSpec* s) {
   if (ReadInt(c, "num", &s->contact_num) && s->contact_num <= 0) {
     throw Error(c.Where("num"), "num must be positive, found " + std::to_string(s->contact_num));
   }
-  const char* fields[] = {"found", "force", "torque", "dist", "pos", "normal", "tangent"};
-  if (const std::string* data = c.Find("data")) {
-    std::stringstream words(*data);
-    std::string word;
-    int last = -1, bits = 0;
-    while (words >> word) {
-      const auto it = std::find(std::begin(fields), std::end(fields), word);
-      if (it == std::end(fields)) {
-        throw Error(c.Where("data"), "invalid field '" + word + "'; expected fields of: found "
-                                     "force torque dist pos normal tangent");
-      }
-      const int k = static_cast<int>(it - std::begin(fields));
-      if (k <= last) {
-        throw Error(c.Where("data"), "the fields must be distinct and in the order found, "
-                                     "force, torque, dist, pos, normal, tangent ('" + word +
-                                     "' comes too late)");
-      }
-      last = k;
-      bits |= 1 << k;
-    }
-    if (bits) s->contact_data = bits;  // empty: the default, found (as MuJoCo 3.12)
-  }
+  ReadDataFields(c, {"found", "force", "torque", "dist", "pos", "normal", "tangent"},
+                 &s->contact_data);
   ReadKeyword(c, "reduce", {"none", "mindist", "maxforce", "netforce"}, &s->contact_reduce);
 }
 
@@ -281,6 +306,7 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       }
     }
     const bool frame = c.name.compare(0, 5, "frame") == 0;
+    if (c.name == "rangefinder") ReadRangefinder(c, &s);
     if (c.name == "plugin") {
       ReadSensorPlugin(c, &s);
     } else if (c.name == "user") {

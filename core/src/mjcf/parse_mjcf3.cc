@@ -38,8 +38,8 @@ const std::set<std::string> kMjcf3Attributes = {
     "texture/content_type", "mesh/maxhullvert", "mesh/inertia", "mesh/builtin", "mesh/params",
     "mesh/material", "mesh/content_type", "hfield/elevation", "hfield/content_type",
     "body/gravcomp", "body/sleep", "freejoint/align", "joint/actuatorfrclimited",
-    "joint/actuatorfrcrange", "joint/actuatorgravcomp", "geom/surfacevel", "light/type",
-    "light/bulbradius", "light/intensity", "light/range", "camera/orthographic",
+    "joint/actuatorfrcrange", "joint/actuatorgravcomp", "geom/surfacevel", "geom/adhesion", "pair/adhesion", "light/type",
+    "light/bulbradius", "light/intensity", "light/range", "camera/projection",
     "camera/resolution", "camera/focal", "camera/focalpixel", "camera/principal",
     "camera/principalpixel", "camera/sensorsize", "pair/solreffriction", "connect/site1",
     "connect/site2", "weld/site1", "weld/site2", "spatial/armature", "fixed/armature",
@@ -47,7 +47,8 @@ const std::set<std::string> kMjcf3Attributes = {
     "tendon/actuatorfrcrange", "spatial/actuatorfrclimited", "fixed/actuatorfrclimited",
     "tendon/actuatorfrclimited", "general/actearly", "general/actdim", "position/kv",
     "position/dampratio", "position/timeconst", "position/inheritrange", "intvelocity/kv",
-    "intvelocity/dampratio", "intvelocity/inheritrange", "muscle/tausmooth"};
+    "intvelocity/dampratio", "intvelocity/inheritrange", "muscle/tausmooth", "rangefinder/camera",
+    "rangefinder/data"};
 
 // (<option actuatorgroupdisable>) => (opt.disableactuator): a list of actuator groups, each an
 // integer 0..30 (MuJoCo 3.12.1's rule; a blank list disables none)
@@ -151,12 +152,9 @@ void ReadFlags3x(const XmlElement& flag, Options* o) {
   // Gauss's convex collisions are always its MPR/libccd-style ones (3.x: nativeccd=disable)
   FlagValue(flag, "midphase");
   FlagValue(flag, "nativeccd");
-  // eulerdamp, autoreset, spring and damper are disable flags of their own
-  // (kDisableEulerdamp, kDisableAutoreset, kDisableSpring, kDisableDamper), read with the
-  // 2.2.2 ones
-  if (FlagValue(flag, "invdiscrete") == 1) {
-    NotSupported(flag, "invdiscrete (discrete-time inverse dynamics)", "invdiscrete");
-  }
+  // eulerdamp, autoreset, spring and damper are disable flags of their own (kDisableEulerdamp,
+  // kDisableAutoreset, kDisableSpring, kDisableDamper), invdiscrete an enable flag
+  // (kEnableInvDiscrete), read with the 2.2.2 ones
 }
 
 // (<size memory>) => (spec size): bytes, with an optional K M G T P E suffix, or -1

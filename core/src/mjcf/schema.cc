@@ -56,13 +56,13 @@ const Names kGeom = Cat({{"type", "pos", "contype", "conaffinity", "condim", "gr
                           "size", "material", "friction", "mass", "density", "shellinertia",
                           "solmix", "solref", "solimp", "margin", "gap", "fromto", "hfield",
                           "mesh", "fitscale", "rgba", "fluidshape", "fluidcoef", "user",
-                          "surfacevel"},  // 3.x
+                          "surfacevel", "adhesion"},  // 3.x
                          kOrientation});
 const Names kSite = Cat({{"type", "group", "pos", "material", "size", "fromto", "rgba", "user"},
                          kOrientation});
 const Names kCamera = Cat({{"fovy", "ipd", "pos", "mode", "user",
                             // 3.x
-                            "orthographic", "resolution", "focal", "focalpixel", "principal",
+                            "projection", "resolution", "focal", "focalpixel", "principal",
                             "principalpixel", "sensorsize"},
                            kOrientation});
 const Names kLight = {"pos", "dir", "directional", "castshadow", "active", "attenuation",
@@ -70,7 +70,7 @@ const Names kLight = {"pos", "dir", "directional", "castshadow", "active", "atte
                       // 3.x
                       "type", "bulbradius", "intensity", "range", "texture"};
 const Names kPair = {"condim", "friction", "solref", "solimp", "gap", "margin",
-                     "solreffriction"};  // 3.x
+                     "solreffriction", "adhesion"};  // 3.x
 const Names kEquality = {"active", "solref", "solimp"};
 const Names kTendonFixed = {"group", "limited", "range", "solreflimit", "solimplimit",
                             "solreffriction", "solimpfriction", "frictionloss", "springlength",
@@ -363,9 +363,11 @@ Rule SensorRule() {
   const Names frame = Cat({noise, {"objtype", "objname", "reftype", "refname"}});
   std::vector<Rule> sensors;
   for (const char* s : {"touch", "accelerometer", "velocimeter", "gyro", "force", "torque",
-                        "magnetometer", "rangefinder"}) {
+                        "magnetometer"}) {
     sensors.push_back(Many(s, Cat({noise, {"site"}})));
   }
+  // 3.x: camera (one ray per pixel) and data (the fields of each ray)
+  sensors.push_back(Many("rangefinder", Cat({noise, {"site", "camera", "data"}})));
   for (const char* s : {"jointpos", "jointvel", "ballquat", "ballangvel", "jointlimitpos",
                         "jointlimitvel", "jointlimitfrc", "jointactuatorfrc"}) {  // 3.x: last
     sensors.push_back(Many(s, Cat({noise, {"joint"}})));

@@ -122,6 +122,7 @@ struct GeomSpec {
   // blunt drag, slender drag, angular drag, Kutta lift, Magnus lift (fluidcoef)
   double fluidcoef[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
   double surfacevel[6] = {0, 0, 0, 0, 0, 0};  // 3.x: linear, angular in the geom frame
+  double adhesion = 0;                         // 3.x: the pull its contacts may exert
 };
 
 struct SiteSpec {
@@ -214,7 +215,7 @@ struct CameraSpec {
   Orientation orient;
   double fovy = 45;
   double ipd = 0.068;
-  bool orthographic = false;
+  bool orthographic = false;  // projection="orthographic"
   int resolution[2] = {1, 1};
   // 3.x intrinsics, 0 = not written
   double focal[2] = {0, 0}, focalpixel[2] = {0, 0};
@@ -349,6 +350,7 @@ struct PairSpec {
   double margin = 0;
   double gap = 0;
   double solreffriction[kNRef] = {0, 0};  // 3.x; (0, 0): as solref
+  double adhesion = 0;                    // 3.x; replaces the geoms' sum
 };
 
 struct ExcludeSpec {
@@ -369,6 +371,8 @@ struct SensorSpec {
   // 3.x <contact> sensors: the fields of `data` (bit k = field k of found, force, torque, dist,
   // pos, normal, tangent), `reduce` (none, mindist, maxforce, netforce) and `num`
   int contact_data = 1, contact_reduce = 0, contact_num = 1;
+  // 3.x <rangefinder data>: bit k = field k of dist, dir, origin, point, normal, depth
+  int ray_data = 1;
   // <plugin> sensors (MuJoCo 3.x syntax; parse_plugins.cc): the plugin named directly, or the
   // <extension> instance it uses, and its own <config> entries
   std::string plugin, instance;

@@ -9,6 +9,8 @@
 // Parameters: implicit_damping (bool, default true) — false gives the plain semi-implicit
 // update with qacc, for comparisons; the model's disable flag `eulerdamp` (MuJoCo 3.x) does
 // the same.
+#include <algorithm>
+
 #include "gauss/engine.h"
 #include "gauss/integrator.h"
 #include "gauss/sparse_inertia.h"
@@ -31,7 +33,7 @@ class EulerIntegrator : public Integrator {
     implicit_damping_ = params.GetBool("implicit_damping");
   }
 
-  // DoIntegrate carves the same blocks.
+  // DoIntegrate and DoContinuousAcceleration carve the same blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
     ArenaPlan plan;
     DampedWork().Blocks(plan, m);
@@ -43,12 +45,7 @@ class EulerIntegrator : public Integrator {
   // (qpos, qvel, act, time; qLD_damped, qLDiagInv_damped, qLD_damped_current = 1 when damped)
   void DoIntegrate(const Engine& engine, Data& d) const override {
     const Model& m = engine.model();
-    bool damped = false;
-    for (int i = 0; i < m.nv && !damped; ++i) damped = m.dof_damping[i] > 0;
-    // MuJoCo 3.x <flag eulerdamp="disable"/> turns the implicit damping off like the parameter,
-    // and so does 3.x's damper flag (no damping at all)
-    if (!implicit_damping_ || !damped || m.opt.Disabled(kDisableEulerdamp) ||
-        m.opt.Disabled(kDisableDamper)) {
+    if (!DampsImplicitly(m)) {
       engine.Advance(d, d.act_dot.data(), d.qacc.data(), nullptr);
       return;
     }
@@ -74,7 +71,38 @@ class EulerIntegrator : public Integrator {
     engine.Advance(d, d.act_dot.data(), qacc, nullptr);
   }
 
+  // (qM, qLD, qLDiagInv; qacc = the step's a~) => qacc = M^-1 (M + h diag(damping)) a~, the
+  // continuous-time acceleration of the forces that produced a~ (a~ itself without damping)
+  bool DoContinuousAcceleration(const Engine& engine, Data& d, double* qacc) const override {
+    const Model& m = engine.model();
+    if (!DampsImplicitly(m)) return true;
+    ArenaScope scope(d.arena);
+    ArenaCarve carve(d.arena);
+    DampedWork w;
+    w.Blocks(carve, m);
+    double* force = w.qacc;
+    MulTreeSparse(m, d.qM.data(), qacc, force);
+    for (int i = 0; i < m.nv; ++i) force[i] += m.opt.timestep * m.dof_damping[i] * qacc[i];
+    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), force);
+    std::copy(force, force + m.nv, qacc);
+    return true;
+  }
+
  private:
+  // (model, parameter) => whether the step solves with M + h diag(damping): some dof is damped,
+  // and neither the parameter nor MuJoCo 3.x's <flag eulerdamp="disable"/> turns it off, nor
+  // 3.x's damper flag (no damping at all)
+  bool DampsImplicitly(const Model& m) const {
+    if (!implicit_damping_ || m.opt.Disabled(kDisableEulerdamp) ||
+        m.opt.Disabled(kDisableDamper)) {
+      return false;
+    }
+    for (int i = 0; i < m.nv; ++i) {
+      if (m.dof_damping[i] > 0) return true;
+    }
+    return false;
+  }
+
   bool implicit_damping_ = true;
 };
 

@@ -7,6 +7,8 @@
 //                 M - hD is factored by a leaves-first LU without fill.
 //   implicitfast: D without the RNE term, symmetrized (D + D')/2, factored by the L'DL of M.
 // Positions then follow the new velocity, activations integrate as in the other integrators.
+#include <algorithm>
+
 #include "gauss/actuator.h"
 #include "gauss/derivative.h"
 #include "gauss/engine.h"
@@ -35,7 +37,8 @@ class ImplicitIntegrator : public Integrator {
   explicit ImplicitIntegrator(bool fast) : fast_(fast) {}
 
   // D (two nM arrays, factored in place into M - hD) and the right-hand side, held; the
-  // derivative's own scratch on top. DoIntegrate carves the same blocks.
+  // derivative's own scratch on top. DoIntegrate and DoContinuousAcceleration carve the same
+  // blocks.
   std::size_t ScratchDoubles(const Model& m) const override {
     ArenaPlan plan;
     Work().Blocks(plan, m);
@@ -48,19 +51,63 @@ class ImplicitIntegrator : public Integrator {
   // (qM, qfrc_smooth, qfrc_constraint, velocity-dependent forces) => (qpos, qvel, act, time)
   void DoIntegrate(const Engine& engine, Data& d) const override {
     const Model& m = engine.model();
-    const double h = m.opt.timestep;
     ArenaScope scope(d.arena);
     ArenaCarve carve(d.arena);
     Work w;
     w.Blocks(carve, m);
-    double* lower = w.lower;
-    double* upper = w.upper;
+    StepMatrix(engine, d, w.lower, w.upper);
     double* qacc = w.qacc;
+    for (int i = 0; i < m.nv; ++i) qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i];
+    if (fast_) {
+      double* diag_inv = w.upper;  // the upper triangle is not needed
+      FactorLTDL(m, w.lower, diag_inv);
+      SolveLTDL(m, w.lower, diag_inv, qacc);
+    } else {
+      FactorTreeLU(m, w.lower, w.upper);
+      SolveTreeLU(m, w.lower, w.upper, qacc);
+    }
+    engine.Advance(d, d.act_dot.data(), qacc, nullptr);
+  }
+
+  // (qM, qLD, qLDiagInv, velocity-dependent forces; qacc = the step's a~) =>
+  // qacc = M^-1 (M - h D) a~, the continuous-time acceleration of the forces that produced a~
+  bool DoContinuousAcceleration(const Engine& engine, Data& d, double* qacc) const override {
+    const Model& m = engine.model();
+    ArenaScope scope(d.arena);
+    ArenaCarve carve(d.arena);
+    Work w;
+    w.Blocks(carve, m);
+    StepMatrix(engine, d, w.lower, w.upper);
+    double* force = w.qacc;
+    if (fast_) {
+      MulTreeSparse(m, w.lower, qacc, force);
+    } else {
+      // both triangles: row i holds (i, ancestors of i) in lower, (ancestors of i, i) in upper
+      std::fill(force, force + m.nv, 0.0);
+      for (int i = 0; i < m.nv; ++i) {
+        const int adr = m.dof_Madr[i];
+        force[i] += w.lower[adr] * qacc[i];
+        int a = 1;
+        for (int p = m.dof_parentid[i]; p >= 0; p = m.dof_parentid[p], ++a) {
+          force[i] += w.lower[adr + a] * qacc[p];
+          force[p] += w.upper[adr + a] * qacc[i];
+        }
+      }
+    }
+    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), force);
+    std::copy(force, force + m.nv, qacc);
+    return true;
+  }
+
+ private:
+  // (qM, velocity-dependent forces) => the matrix the step solves with, in M's layout: lower
+  // (and upper, implicit only) = M - h D; implicitfast: lower = M - h (D + D')/2, upper scratch
+  void StepMatrix(const Engine& engine, Data& d, double* lower, double* upper) const {
+    const Model& m = engine.model();
+    const double h = m.opt.timestep;
     DerivativeTerms terms;
     terms.rne = !fast_;
     SmoothVelocityDerivative(engine, d, terms, lower, upper);
-
-    for (int i = 0; i < m.nv; ++i) qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i];
     if (fast_) {
       // M - h (D + D')/2: same storage and factorization as M
       for (int i = 0; i < m.nv; ++i) {
@@ -71,22 +118,15 @@ class ImplicitIntegrator : public Integrator {
           lower[adr + a] = d.qM[adr + a] - h * 0.5 * (lower[adr + a] + upper[adr + a]);
         }
       }
-      double* diag_inv = upper;  // the upper triangle is no longer needed
-      FactorLTDL(m, lower, diag_inv);
-      SolveLTDL(m, lower, diag_inv, qacc);
     } else {
       // M - h D, both triangles (M is symmetric: M(j,i) = M(i,j))
       for (int k = 0; k < m.nM; ++k) {
         lower[k] = d.qM[k] - h * lower[k];
         upper[k] = d.qM[k] - h * upper[k];
       }
-      FactorTreeLU(m, lower, upper);
-      SolveTreeLU(m, lower, upper, qacc);
     }
-    engine.Advance(d, d.act_dot.data(), qacc, nullptr);
   }
 
- private:
   bool fast_;
 };
 

@@ -2,7 +2,8 @@
 // transmissions; spec "Sensors", MuJoCo 2.2.2 semantics):
 //   magnetometer     opt.magnetic in the site frame
 //   rangefinder      distance along the site's +z axis to the nearest visible geom of another
-//                    body (static geoms included), -1 when nothing is hit
+//                    body (static geoms included), -1 when nothing is hit; 3.x: one ray per
+//                    pixel of a camera, and the `data` fields of each ray
 //   jointpos, tendonpos, actuatorpos: qpos of a hinge/slide, ten_length, actuator_length
 //   ballquat         the ball joint's quaternion, normalized
 //   jointlimitpos, tendonlimitpos: efc_pos - efc_margin of the limit row (0 when inactive):
@@ -66,13 +67,66 @@ void FrameQuat(const Model& m, const Data& d, int s, double* out) {
   MulQuat(out, ref, quat);
 }
 
-// (geom poses, site frame) => rangefinder reading
-double Rangefinder(const Model& m, const Data& d, int site) {
-  const double* mat = d.site_xmat.data() + 9 * site;
-  const double zaxis[3] = {mat[2], mat[5], mat[8]};
+// (geom poses) => out advanced past the `data` fields (sensor_intprm bits) of one ray from
+// origin along the unit dir that ignores body `exclude`: dist (-1: no hit), dir and point (zero
+// without a hit), origin, depth (how far the hit lies in front of the camera (camera_xpos,
+// camera_xmat: along its -z axis), dist for a site (null camera); -1 without a hit)
+double* RangefinderRay(const Model& m, const Data& d, int fields, const double origin[3],
+                       const double dir[3], int exclude, const double* camera_xmat,
+                       const double* camera_xpos, double* out) {
   int geom = -1;
-  return Ray(m, d, d.site_xpos.data() + 3 * site, zaxis, nullptr, true, m.site_bodyid[site],
-             &geom);
+  const double dist = Ray(m, d, origin, dir, nullptr, true, exclude, &geom);
+  const bool hit = dist >= 0;
+  double point[3] = {0, 0, 0};
+  if (hit) {
+    for (int k = 0; k < 3; ++k) point[k] = origin[k] + dist * dir[k];
+  }
+  if (fields & 1) *out++ = dist;
+  if (fields & 2) {
+    for (int k = 0; k < 3; ++k) *out++ = hit ? dir[k] : 0;
+  }
+  if (fields & 4) {
+    for (int k = 0; k < 3; ++k) *out++ = origin[k];
+  }
+  if (fields & 8) {
+    for (int k = 0; k < 3; ++k) *out++ = point[k];
+  }
+  // bit 16 (normal) is refused by the parser
+  if (fields & 32) {
+    if (!hit) {
+      *out++ = -1;
+    } else if (camera_xmat) {
+      double rel[3];
+      Sub3(rel, point, camera_xpos);
+      *out++ = -(rel[0] * camera_xmat[2] + rel[1] * camera_xmat[5] + rel[2] * camera_xmat[8]);
+    } else {
+      *out++ = dist;
+    }
+  }
+  return out;
+}
+
+// (geom poses, site or camera frame) => rangefinder readings: a site's one ray along its +z, or
+// one per pixel of a camera, row by row from the top (CameraPixelRay), each ignoring the geoms
+// of the site's or camera's body
+void Rangefinder(const Model& m, const Data& d, int s, double* out) {
+  const int id = m.sensor_objid[s], fields = m.sensor_intprm[3 * s];
+  if (m.sensor_objtype[s] != ObjType::kCamera) {
+    const double* mat = d.site_xmat.data() + 9 * id;
+    const double zaxis[3] = {mat[2], mat[5], mat[8]};
+    RangefinderRay(m, d, fields, d.site_xpos.data() + 3 * id, zaxis, m.site_bodyid[id], nullptr,
+                   nullptr, out);
+    return;
+  }
+  const int width = m.cam_resolution[2 * id], height = m.cam_resolution[2 * id + 1];
+  for (int row = 0; row < height; ++row) {
+    for (int col = 0; col < width; ++col) {
+      double origin[3], dir[3];
+      CameraPixelRay(m, d, id, col, row, origin, dir);
+      out = RangefinderRay(m, d, fields, origin, dir, m.cam_bodyid[id],
+                           d.cam_xmat.data() + 9 * id, d.cam_xpos.data() + 3 * id, out);
+    }
+  }
 }
 
 // (object frame, site frame) => 1 when the object's frame origin lies in the site's volume
@@ -126,7 +180,7 @@ void EvaluatePosition(const Model& m, Data& d, const Kind* kinds, const int* ids
         MulMatTVec3(out, d.site_xmat.data() + 9 * id, m.opt.magnetic.data());
         break;
       case Kind::kRangefinder:
-        out[0] = Rangefinder(m, d, id);
+        Rangefinder(m, d, s, out);
         break;
       case Kind::kJointPos:
         out[0] = d.qpos[m.jnt_qposadr[id]];

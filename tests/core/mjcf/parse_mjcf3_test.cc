@@ -73,9 +73,10 @@ TEST(Mjcf3, OptionsFlagsAndVisualAttributes) {
   const auto reenabled = Load(kSlider, R"(<option><flag spring="disable"/></option>
       <option><flag spring="enable"/></option>)");
   EXPECT_FALSE(reenabled->opt.SpringsDisabled());
-  const std::string invdiscrete =
-      ErrorOf(R"(<mujoco><option><flag invdiscrete="enable"/></option></mujoco>)");
-  EXPECT_TRUE(Contains(invdiscrete, "not supported yet")) << invdiscrete;
+  // invdiscrete: an enable flag (discrete-time inverse dynamics, inverse_test.cc), off by default
+  EXPECT_FALSE(Load(kSlider)->opt.Enabled(kEnableInvDiscrete));
+  EXPECT_TRUE(Load(kSlider, R"(<option><flag invdiscrete="enable"/></option>)")
+                  ->opt.Enabled(kEnableInvDiscrete));
   // 3.x disable flags of their own; enabled by default
   EXPECT_FALSE(Load(kSlider)->opt.Disabled(kDisableEulerdamp));
   EXPECT_FALSE(Load(kSlider)->opt.Disabled(kDisableAutoreset));

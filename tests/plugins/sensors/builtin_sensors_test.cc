@@ -1,11 +1,12 @@
 // The builtin sensor plugin on models whose readings are known in closed form: a hinge
 // pendulum (joint, frame, gyro, velocimeter, accelerometer, force and torque at the pivot), a
 // free body spinning in free fall (subtree sensors, accelerometer), rangefinders above a plane
-// and towards a sphere, the magnetometer and the clock; and the refusal of sensors the plugin
+// and towards a sphere, from sites and from the pixels of cameras, the magnetometer and the clock; and the refusal of sensors the plugin
 // does not evaluate. MuJoCo cross-checks are in tests/reference/sensor_test.cc.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "gauss/engine.h"
@@ -217,6 +218,91 @@ TEST(BuiltinSensors, RangefinderDistancesAlongTheSiteZAxis) {
   EXPECT_EQ(Reading(engine, d, "down")[0], -1);
   EXPECT_EQ(Reading(engine, d, "ahead")[0], -1);
   EXPECT_EQ(Reading(engine, d, "clipped")[0], -1);
+}
+
+// Cameras 1 above a plane, looking straight down (a camera looks along its -z axis), with the
+// ball out of view: a perspective camera's rays reach the floor at distance 1 / cos(angle of
+// the pixel's ray), all at depth 1; an orthographic camera's rays all at distance 1, from the
+// pixel centres of an image fovy = 2 high.
+const char* kCameraRange = R"(
+<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body name="head" pos="0.5 0 1">
+      <geom type="box" size=".2 .2 .2" contype="0" conaffinity="0"/>
+      <camera name="persp" resolution="3 2" fovy="60"/>
+      <camera name="ortho" resolution="2 2" fovy="2" projection="orthographic"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <rangefinder name="persp" camera="persp" data="dist dir depth"/>
+    <rangefinder name="ortho" camera="ortho" data="dist origin point"/>
+  </sensor>
+</mujoco>)";
+
+TEST(BuiltinSensors, CameraRangefindersCastOneRayPerPixel) {
+  Engine engine(LoadModelFromString(kCameraRange));
+  const Model& m = engine.model();
+  EXPECT_EQ(m.sensor_dim[0], 6 * 5);
+  EXPECT_EQ(m.sensor_dim[1], 4 * 7);
+  Data d = engine.MakeData();
+  engine.Forward(d);
+  const double* persp = Reading(engine, d, "persp");
+  const double f = 2 / (2 * std::tan(M_PI / 6));  // pixels: height / (2 tan(fovy / 2))
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 3; ++col) {
+      const double* ray = persp + 5 * (3 * row + col);
+      const double x = (col + 0.5 - 1.5) / f, y = (1 - row - 0.5) / f;
+      const double norm = std::sqrt(x * x + y * y + 1);
+      EXPECT_NEAR(ray[0], norm, kTol) << row << " " << col;  // dist: 1 / cos
+      ExpectVec(ray + 1, x / norm, y / norm, -1 / norm);
+      EXPECT_NEAR(ray[4], 1, kTol);  // depth along the camera axis
+    }
+  }
+  const double* ortho = Reading(engine, d, "ortho");
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 2; ++col) {
+      const double* ray = ortho + 7 * (2 * row + col);
+      EXPECT_NEAR(ray[0], 1, kTol);
+      ExpectVec(ray + 1, 0.5 + (col - 0.5), 0.5 - row, 1);  // pixels 1 x 1, centred
+      ExpectVec(ray + 4, 0.5 + (col - 0.5), 0.5 - row, 0);
+    }
+  }
+  // turned upside down nothing is hit: dist and depth -1, dir and point zero, origin kept
+  auto upside = std::make_shared<Model>(m);
+  upside->body_quat[4 * m.BodyId("head") + 0] = 0;
+  upside->body_quat[4 * m.BodyId("head") + 1] = 1;
+  Engine flipped(upside);
+  Data u = flipped.MakeData();
+  flipped.Forward(u);
+  const double* miss = Reading(flipped, u, "persp");
+  EXPECT_EQ(miss[0], -1);
+  ExpectVec(miss + 1, 0, 0, 0, 0);
+  EXPECT_EQ(miss[4], -1);
+  const double* miss_ortho = Reading(flipped, u, "ortho");
+  EXPECT_EQ(miss_ortho[0], -1);
+  ExpectVec(miss_ortho + 4, 0, 0, 0, 0);
+  EXPECT_NEAR(miss_ortho[3], 1, kTol);  // the origins stay in the camera's plane
+}
+
+TEST(BuiltinSensors, RangefinderDataAndCameraRulesAreChecked) {
+  const std::string head = R"(<mujoco><worldbody><site name="s"/><camera name="c"/>
+    <camera name="lens" resolution="4 3" sensorsize="0.004 0.003" focal="0.002 0.002"/>
+    </worldbody><sensor>)";
+  auto error = [&](const std::string& sensor) {
+    try {
+      LoadModelFromString(head + sensor + "</sensor></mujoco>");
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  EXPECT_NE(error(R"(<rangefinder site="s" camera="c"/>)").find("at most one"), std::string::npos);
+  EXPECT_NE(error(R"(<rangefinder site="s" data="depth dist"/>)").find("order"), std::string::npos);
+  EXPECT_NE(error(R"(<rangefinder site="s" data="normal"/>)").find("not supported yet"),
+            std::string::npos);
+  EXPECT_NE(error(R"(<rangefinder camera="lens"/>)").find("not supported yet"), std::string::npos);
+  EXPECT_EQ(error(R"(<rangefinder site="s" data="dist dir origin point depth"/>)"), "loaded");
 }
 
 // User sensors belong to the Engine's callback; handed to the builtin plugin, they are refused.

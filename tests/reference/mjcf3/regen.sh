@@ -13,7 +13,8 @@ mjref3=${MJREF3:-../shared/tools/mjref/build3/mjref3}
 out=tests/reference/mjcf3
 # A fourth field "converged" runs the solver to convergence (tolerance 1e-15, 1000 iterations;
 # the test sets the same): newton_cradle's stiff contacts make two solvers that stop at the
-# default tolerance part by 1e-5.
+# default tolerance part by 1e-5 (adhesion: a ball whose contact with a wall hovers at distance 0
+# turns one way or the other with the last digits of a solve stopped at 1e-8).
 for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "mujoco/tendon_dampratio 5 1" "mujoco/car 6 1" "replicate 7 1" "gravcomp 9 0.5" \
             "deadband 10 1" "sensors3 7 1" "attach 11 1" "builtin_mesh 12 1" "align 13 1" \
@@ -30,7 +31,8 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "box_stack 24 0" "margin_gap 27 0" "geom_distance 28 1" \
             "slide_weights 28 1 converged" "rk4_warmstart 29 1" "attach_keys 28 1" \
             "no_spring 29 1" "no_damper 29 1" "conflict_merge 30 1" \
-            "discard_visual 31 1"; do
+            "discard_visual 31 1" "rangefinder_camera 28 1" \
+            "adhesion 29 1 converged" "adhesion_elliptic 29 1 converged"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
@@ -39,6 +41,20 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
   "$mjref3" info "$model" | sed "1s|^model=.*|model=$model|" > "$out/$name.info"
   "$mjref3" run "$model" --steps 200 --ctrl-seed "$2" --ctrl-noise "$3" --with-ctrl $solver \
     --out "$out/$name.run.csv"
+done
+
+# Discrete-time inverse dynamics (invdiscrete.xml, flag invdiscrete): 30 states of random
+# motion with their forward accelerations (invdiscrete.fwd.csv), and mjref3's inverse dynamics of
+# each (state, qacc) under each single-step integrator (invdiscrete.<integrator>.csv).
+states=$(mktemp)
+"$mjref3" states tests/models/mjcf3/invdiscrete.xml --count 30 --seed 5 --steps-between 20 \
+  --ctrl-noise 1 --reset-every 10 --out "$states"
+"$mjref3" forward tests/models/mjcf3/invdiscrete.xml --states "$states" --with-state \
+  --out "$out/invdiscrete.fwd.csv"
+rm "$states"
+for integrator in euler implicit implicitfast; do
+  "$mjref3" inverse tests/models/mjcf3/invdiscrete.xml --states "$out/invdiscrete.fwd.csv" \
+    --integrator "$integrator" --out "$out/invdiscrete.$integrator.csv"
 done
 
 # The vertex sets of the procedural meshes (<mesh builtin>): mesh_vertices.cc, built here against
