@@ -20,7 +20,7 @@
 // actgravcomp checks joint actuatorgravcomp (clamped by actuatorfrcrange), eulerdamp the Euler
 // integrator with explicit damping, tausmooth the muscles' blended activation time constant;
 // box_stack 3.12's box-box contacts (boxclip), margin_gap its summed geom margins and gaps
-// (marginsum).
+// (marginsum), convex_pile its native convex collisions (nativeccd, with multiccd).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -217,7 +217,10 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
   // builtin_mesh, builtin_shapes: MuJoCo keeps mesh vertices in single precision, Gauss in
   // double, so the generated vertices differ by up to 7e-8 (measured) and the inertias by ~3e-8
   // relative
+  // convex_pile: GJK and EPA stop at their tolerance (1e-6); from step 45 on, a contact whose
+  // iterations take another path differs within it (measured: 1.8e-5 relative, 1e-14 before)
   const double tolerance = name == "mujoco/tendon_dampratio" || name == "mujoco/car" ? 1e-6
+                           : name == "convex_pile"                                   ? 3e-5
                            : name == "builtin_mesh" || name == "builtin_shapes"      ? 1e-7
                            : name == "contact3"                                      ? 1e-8
                                                                                      : 1e-9;
@@ -325,7 +328,7 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
                                            "refsite_turn", "site_weld", "poly_stiffness",
                                            "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
-                                           "margin_gap"));
+                                           "margin_gap", "convex_pile"));
 
 }  // namespace
 }  // namespace gauss::test

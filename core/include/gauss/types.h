@@ -93,8 +93,12 @@ enum EnableBit : unsigned {
   // margin + gap are reported, inactive) instead of narrowing the active range to margin - gap,
   // as MuJoCo 3.12 computes (measured); on by default in files that use MuJoCo 3.x features
   kEnableMarginSum = 1u << 10,
+  // Gauss extension: convex pairs (meshes, cylinders, ellipsoids, boxes against those) by GJK
+  // and EPA as MuJoCo 3.12's native collider computes them (2.2.2's MPR otherwise); the MJCF
+  // compiler enables it for 3.x files, where <flag nativeccd="disable"/> selects MPR as in 3.12
+  kEnableNativeCcd = 1u << 11,
 };
-inline constexpr int kNumEnableBits = 11;
+inline constexpr int kNumEnableBits = 12;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -108,7 +112,8 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
                                                              "sleep",  "eqjdotv", "refsiterot",
-                                                             "boxclip", "marginsum"};
+                                                             "boxclip", "marginsum",
+                                                             "nativeccd"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

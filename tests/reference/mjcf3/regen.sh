@@ -27,7 +27,7 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "mujoco/jdotv_connect_3d 19 0" "mujoco/jdotv_weld_3d 20 0" "mujoco/soft_weld 21 0" \
             "cameras 22 1" "mujoco/freejoint 23 0" "refsite_turn 24 1" "site_weld 24 0" \
             "poly_stiffness 25 0.5" "actgravcomp 24 1" "eulerdamp 25 1" "tausmooth 26 1" \
-            "box_stack 24 0" "margin_gap 27 0"; do
+            "box_stack 24 0" "margin_gap 27 0" "convex_pile 28 0"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
@@ -55,4 +55,14 @@ tool=$(mktemp -d)/box_contacts
 g++ -std=c++17 -O1 "$out/box_contacts.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
   -Wl,-rpath,"$mujoco3/lib" -o "$tool"
 "$tool" tests/models/mjcf3/box_pair.xml 100 > "$out/box_contacts.csv"
+rm -r "$(dirname "$tool")"
+
+# The convex-pair contacts of 200 random poses of each tests/models/mjcf3/convex_*.xml
+# (native_ccd_reference_test.cc): convex_contacts.cc, built here against the same library.
+tool=$(mktemp -d)/convex_contacts
+g++ -std=c++17 -O1 "$out/convex_contacts.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
+  -Wl,-rpath,"$mujoco3/lib" -o "$tool"
+for pair in cylinder_box ellipsoid_cylinder capsule_ellipsoid mesh_box cylinder_cylinder; do
+  "$tool" "tests/models/mjcf3/convex_$pair.xml" 200 3 0.2 > "$out/convex_$pair.csv"
+done
 rm -r "$(dirname "$tool")"
