@@ -29,6 +29,7 @@
 // damper flags apart; rangefinder_camera the per-pixel rays of perspective and orthographic
 // cameras and the rangefinder data fields; adhesion and adhesion_elliptic contact adhesion
 // (resting, pulled off, in the gap band, by priority and by pair) under both cone types.
+// convex_pile 3.12's native convex collisions (nativeccd, with multiccd).
 // invdiscrete: MuJoCo 3.12.1's mj_inverse with the flag invdiscrete (Mjcf3InvDiscrete).
 #include <gtest/gtest.h>
 
@@ -229,7 +230,10 @@ TEST_P(Mjcf3, TrajectoryMatchesMujoco312For200Steps) {
   // builtin_mesh, builtin_shapes: MuJoCo keeps mesh vertices in single precision, Gauss in
   // double, so the generated vertices differ by up to 7e-8 (measured) and the inertias by ~3e-8
   // relative
+  // convex_pile: GJK and EPA stop at their tolerance (1e-6); from step 45 on, a contact whose
+  // iterations take another path differs within it (measured: 1.8e-5 relative, 1e-14 before)
   const double tolerance = name == "mujoco/tendon_dampratio" || name == "mujoco/car" ? 1e-6
+                           : name == "convex_pile"                                   ? 3e-5
                            : name == "builtin_mesh" || name == "builtin_shapes"      ? 1e-7
                            : name == "contact3"                                      ? 1e-8
                                                                                      : 1e-9;
@@ -519,7 +523,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "margin_gap", "geom_distance", "slide_weights",
                                            "rk4_warmstart", "attach_keys", "no_spring",
                                            "no_damper", "conflict_merge", "discard_visual",
-                                           "rangefinder_camera", "adhesion", "adhesion_elliptic"));
+                                           "rangefinder_camera", "adhesion", "adhesion_elliptic",
+                                           "convex_pile"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -101,8 +101,12 @@ enum EnableBit : unsigned {
   // MuJoCo 3.x: Inverse takes qacc as the discrete-time acceleration (v' - v) / h of the
   // integrator's step (its modified mass matrix) rather than the continuous-time one
   kEnableInvDiscrete = 1u << 11,
+  // Gauss extension: convex pairs (meshes, cylinders, ellipsoids, boxes against those) by GJK
+  // and EPA as MuJoCo 3.12's native collider computes them (2.2.2's MPR otherwise); the MJCF
+  // compiler enables it for 3.x files, where <flag nativeccd="disable"/> selects MPR as in 3.12
+  kEnableNativeCcd = 1u << 12,
 };
-inline constexpr int kNumEnableBits = 12;
+inline constexpr int kNumEnableBits = 13;
 
 // Sleep policy of a kinematic tree (MJCF body/sleep on the tree's root). kSleepAuto resolves
 // at compile time: never for trees that an actuator drives, allowed otherwise.
@@ -116,7 +120,8 @@ inline constexpr const char* kDisableNames[kNumDisableBits] = {
 inline constexpr const char* kEnableNames[kNumEnableBits] = {"override", "energy", "fwdinv",
                                                              "sensornoise", "multiccd", "island",
                                                              "sleep",  "eqjdotv", "refsiterot",
-                                                             "boxclip", "marginsum", "invdiscrete"};
+                                                             "boxclip", "marginsum", "invdiscrete",
+                                                             "nativeccd"};
 
 // Actuator transmission, dynamics, gain and bias types (MJCF <general> semantics).
 enum class TrnType : int {

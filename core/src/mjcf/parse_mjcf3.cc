@@ -102,18 +102,21 @@ bool UsesMjcf3(const XmlElement& e) {
 // 3.x solves each constraint island on its own (2.2.2 has no islands; docs/islands.md) and adds
 // the velocity term to connect/weld constraints with its weld conventions (kEnableEqJdotv,
 // docs/mjcf.md), turns a refsite's reference frame in its moment (kEnableRefsiteRot), computes
-// box-box contacts by face clipping (kEnableBoxClip) and sums geom margins and gaps, the gap
-// widening detection (kEnableMarginSum). Mesh inertia, the other such default, is decided at
-// compile time (compile_mesh.cc, from ModelSpec::mjcf3).
+// box-box contacts by face clipping (kEnableBoxClip), sums geom margins and gaps, the gap
+// widening detection (kEnableMarginSum), and collides convex pairs by GJK/EPA
+// (kEnableNativeCcd) with 35 iterations at most, multiccd on (3.x's multiccd is a disable
+// flag: on unless a file writes multiccd="disable"). Mesh inertia, the other such default, is
+// decided at compile time (compile_mesh.cc, from ModelSpec::mjcf3).
 void ApplyMjcf3Defaults(Options* o) {
-  o->enableflags |=
-      kEnableIsland | kEnableEqJdotv | kEnableRefsiteRot | kEnableBoxClip | kEnableMarginSum;
+  o->enableflags |= kEnableIsland | kEnableEqJdotv | kEnableRefsiteRot | kEnableBoxClip |
+                    kEnableMarginSum | kEnableNativeCcd | kEnableMulticcd;
+  o->ccd_iterations = 35;
 }
 
 // (<option>) => (options): the 3.x attributes
 void ReadOption3x(const XmlElement& e, Options* o) {
-  // the 3.x names of mpr_tolerance / mpr_iterations (Gauss keeps 2.2.2's defaults, 1e-6 and
-  // 50; 3.x lowered the iteration default to 35, which matters only to libccd collisions)
+  // the 3.x names of mpr_tolerance / mpr_iterations (3.x files default to 35 iterations,
+  // ApplyMjcf3Defaults; 2.2.2 files keep 50)
   ReadNumber(e, "ccd_tolerance", &o->ccd_tolerance);
   ReadInt(e, "ccd_iterations", &o->ccd_iterations);
   // Gauss's line search (Newton, CG) is exact to round-off: the 3.x early stop is not used
@@ -148,10 +151,9 @@ void ReadFlags3x(const XmlElement& flag, Options* o) {
   if (FlagValue(flag, "spring") == 0 && FlagValue(flag, "damper") == 0) {
     o->disableflags |= kDisablePassive;
   }
-  // no effect on what Gauss computes: the broad phase finds the same pairs either way, and
-  // Gauss's convex collisions are always its MPR/libccd-style ones (3.x: nativeccd=disable)
+  // no effect on what Gauss computes: the broad phase finds the same pairs either way
+  // (nativeccd is an enable flag of Gauss's, kEnableNativeCcd, read with the others)
   FlagValue(flag, "midphase");
-  FlagValue(flag, "nativeccd");
   // eulerdamp, autoreset, spring and damper are disable flags of their own (kDisableEulerdamp,
   // kDisableAutoreset, kDisableSpring, kDisableDamper), invdiscrete an enable flag
   // (kEnableInvDiscrete), read with the 2.2.2 ones

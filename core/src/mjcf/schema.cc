@@ -137,7 +137,8 @@ Rule OptionRule() {
                             "spring", "damper", "midphase", "eulerdamp", "autoreset",
                             "nativeccd", "island", "invdiscrete", "sleep",
                             // Gauss extensions (types.h, kEnableEqJdotv, kEnableRefsiteRot,
-                            // kEnableBoxClip, kEnableMarginSum)
+                            // kEnableBoxClip, kEnableMarginSum; nativeccd above is also one,
+                            // kEnableNativeCcd)
                             "eqjdotv", "refsiterot", "boxclip", "marginsum"})});
 }
 

@@ -8,7 +8,9 @@
 //    ccd_iterations), libccd's default first direction, geom centres as interior points;
 //  - position as MPR returns it (midway between the inflated surfaces); normal from geom 1 to
 //    geom 2, replaced by the smooth-geom normals of normal.cc;
-//  - the multiccd enable flag (pairs without a sphere or ellipsoid): four more MPR runs with
+//  - with the nativeccd flag (MuJoCo 3.12), GJK and EPA instead of MPR, without the smooth-geom
+//    normals (native_ccd.h);
+//  - the multiccd enable flag (pairs without a sphere or ellipsoid): four more runs with
 //    geom 1 rotated by -+1e-3 rad and geom 2 by +-1e-3 rad about the first contact's tangent
 //    axes (tangent 1, then 2) through its position; a run's contact is kept, with the first
 //    contact's distance, when it lies farther than 1e-3 x (the smaller bounding radius) from
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "ccd_collider.h"
+#include "native_ccd.h"
 #include "gauss/collider.h"
 #include "gauss/math.h"
 
@@ -113,7 +116,10 @@ int ConvexConvex(const Model& m, const Data& d, int g1, int g2, double margin, C
   ConvexGeom a, b;
   MakeConvexGeom(m, d, g1, margin, &a);
   MakeConvexGeom(m, d, g2, margin, &b);
-  if (!MprContact(m, a, b, margin, out)) return 0;
+  // MuJoCo 3.12's GJK/EPA (native_ccd.cc) or 2.2.2's MPR, for the first contact and the
+  // multiccd runs alike
+  const auto contact = m.opt.Enabled(kEnableNativeCcd) ? NativeContact : MprContact;
+  if (!contact(m, a, b, margin, out)) return 0;
   int n = 1;
 
   const bool round = [](GeomType t1, GeomType t2) {
@@ -134,7 +140,7 @@ int ConvexConvex(const Model& m, const Data& d, int g1, int g2, double margin, C
       const ConvexGeom ra = Rotated(a, axis, angle, point);
       const ConvexGeom rb = Rotated(b, axis, -angle, point);
       Contact c;
-      if (!MprContact(m, ra, rb, margin, &c)) continue;
+      if (!contact(m, ra, rb, margin, &c)) continue;
       bool is_new = true;
       for (int k = 0; k < n && is_new; ++k) {
         double dif[3];

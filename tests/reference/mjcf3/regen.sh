@@ -32,7 +32,8 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "slide_weights 28 1 converged" "rk4_warmstart 29 1" "attach_keys 28 1" \
             "no_spring 29 1" "no_damper 29 1" "conflict_merge 30 1" \
             "discard_visual 31 1" "rangefinder_camera 28 1" \
-            "adhesion 29 1 converged" "adhesion_elliptic 29 1 converged"; do
+            "adhesion 29 1 converged" "adhesion_elliptic 29 1 converged" \
+            "convex_pile 28 0"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
@@ -84,4 +85,14 @@ tool=$(mktemp -d)/box_contacts
 g++ -std=c++17 -O1 "$out/box_contacts.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
   -Wl,-rpath,"$mujoco3/lib" -o "$tool"
 "$tool" tests/models/mjcf3/box_pair.xml 100 > "$out/box_contacts.csv"
+rm -r "$(dirname "$tool")"
+
+# The convex-pair contacts of 200 random poses of each tests/models/mjcf3/convex_*.xml
+# (native_ccd_reference_test.cc): convex_contacts.cc, built here against the same library.
+tool=$(mktemp -d)/convex_contacts
+g++ -std=c++17 -O1 "$out/convex_contacts.cc" -I"$mujoco3/include" "$mujoco3"/lib/libmujoco.so.* \
+  -Wl,-rpath,"$mujoco3/lib" -o "$tool"
+for pair in cylinder_box ellipsoid_cylinder capsule_ellipsoid mesh_box cylinder_cylinder; do
+  "$tool" "tests/models/mjcf3/convex_$pair.xml" 200 3 0.2 > "$out/convex_$pair.csv"
+done
 rm -r "$(dirname "$tool")"
