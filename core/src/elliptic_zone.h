@@ -28,8 +28,10 @@ struct EllipticZone {
   ConstraintState state = ConstraintState::kSatisfied;
 };
 
-// (contact c's dim and friction, its rows of jar from jar_c[0] = normal) => its zone
-inline EllipticZone ClassifyElliptic(const Contact& c, double impratio, const double* jar_c) {
+// (contact c's dim and friction, m2 = ConeFrictionRatio(c, impratio), its rows of jar from
+// jar_c[0] = normal) => its zone. For callers that classify one contact many times with m2
+// computed once (the primal line search).
+inline EllipticZone ClassifyEllipticWith(const Contact& c, double m2, const double* jar_c) {
   EllipticZone z;
   double t2 = 0;
   for (int j = 1; j < c.dim; ++j) {
@@ -37,7 +39,7 @@ inline EllipticZone ClassifyElliptic(const Contact& c, double impratio, const do
     t2 += u * u;
   }
   z.T = std::sqrt(t2);
-  z.m2 = ConeFrictionRatio(c, impratio);
+  z.m2 = m2;
   const double N = jar_c[0];
   if (N >= z.T) {
     z.state = ConstraintState::kSatisfied;
@@ -47,6 +49,64 @@ inline EllipticZone ClassifyElliptic(const Contact& c, double impratio, const do
     z.state = ConstraintState::kCone;
   }
   return z;
+}
+
+// (contact c's dim and friction, its rows of jar from jar_c[0] = normal) => its zone
+inline EllipticZone ClassifyElliptic(const Contact& c, double impratio, const double* jar_c) {
+  return ClassifyEllipticWith(c, ConeFrictionRatio(c, impratio), jar_c);
+}
+
+// The normal row's D over (1 + m2): the cone zone's penalty is 1/2 ConeWeight (N - T)^2.
+inline double ConeWeight(const ConstraintProblem& p, const Contact& c, double m2) {
+  return p.D[c.efc_address] / (1 + m2);
+}
+
+// Elliptic contact c in zone z at its rows j (j[0] normal), with Dm = ConeWeight (read only in
+// the cone zone): adds its penalty to cost and writes its rows' forces -ds/djar and states
+// (from force_c[0] and state_c[0]; either may be null). ConstraintCost and the primal line
+// search share it, so both give the same bits.
+inline void EllipticPenalty(const ConstraintProblem& p, const Contact& c, const EllipticZone& z,
+                            double Dm, const double* j, double& cost, double* force_c,
+                            int* state_c) {
+  const int adr = c.efc_address;
+  auto set = [&](int r, double f, ConstraintState s) {
+    if (force_c) force_c[r] = f;
+    if (state_c) state_c[r] = static_cast<int>(s);
+  };
+  if (z.state == ConstraintState::kSatisfied) {
+    for (int r = 0; r < c.dim; ++r) set(r, 0, ConstraintState::kSatisfied);
+  } else if (z.state == ConstraintState::kQuadratic) {
+    for (int r = 0; r < c.dim; ++r) {
+      cost += 0.5 * p.D[adr + r] * j[r] * j[r];
+      set(r, -p.D[adr + r] * j[r], ConstraintState::kQuadratic);
+    }
+  } else {
+    const double g = j[0] - z.T;  // < 0 in this zone
+    cost += 0.5 * Dm * g * g;
+    set(0, -Dm * g, ConstraintState::kCone);
+    for (int r = 1; r < c.dim; ++r) {
+      const double mu = c.friction[r - 1];
+      set(r, Dm * g * mu * mu * j[r] / z.T, ConstraintState::kCone);
+    }
+  }
+}
+
+// Curvature d^2 s/da^2 of elliptic contact c on its cone surface at its rows j along the
+// direction u of its rows, with Dm = ConeWeight: s = 1/2 Dm g^2 with g = N - T, so
+// s'' = Dm (g'^2 + g g'').
+inline double ConeCurvature(const Contact& c, double Dm, const double* j, const double* u) {
+  double T2 = 0, Tdot = 0, udot2 = 0;
+  for (int r = 1; r < c.dim; ++r) {
+    const double mu2 = c.friction[r - 1] * c.friction[r - 1];
+    T2 += mu2 * j[r] * j[r];
+    Tdot += mu2 * j[r] * u[r];
+    udot2 += mu2 * u[r] * u[r];
+  }
+  const double T = std::sqrt(T2);
+  const double g = j[0] - T;
+  const double dg = u[0] - Tdot / T;
+  const double ddg = -(udot2 - Tdot * Tdot / T2) / T;
+  return Dm * (dg * dg + g * ddg);
 }
 
 }  // namespace gauss

@@ -24,20 +24,47 @@ inline double QuadraticChangeTerm(const ConstraintProblem& p, const PrimalPoint&
 // PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
 // search leaves its last point in it, which is usually the step it returns: the move then takes
 // that point's rows (jar, force, state, penalty) as they are instead of evaluating them again.
+// It also holds what every evaluation of an elliptic contact reuses (SetConeConstants): its
+// ConeFrictionRatio and ConeWeight, two divisions per contact once per line search instead of
+// at every trial point (the same values, so the same bits).
 struct TrialPoint {
-  double* jar = nullptr;    // (nefc) J (x + a dir) - aref
-  double* force = nullptr;  // (nefc)
-  int* state = nullptr;     // (nefc)
-  double penalty = 0;       // s(jar)
-  double at = -1;           // a; < 0 before the first evaluation
+  double* jar = nullptr;      // (nefc) J (x + a dir) - aref
+  double* force = nullptr;    // (nefc)
+  int* state = nullptr;       // (nefc)
+  double* cone_m2 = nullptr;  // (nefc) at an elliptic contact's first row: ConeFrictionRatio
+  double* cone_Dm = nullptr;  // (nefc) ... ConeWeight
+  double penalty = 0;         // s(jar)
+  double at = -1;             // a; < 0 before the first evaluation
 
   template <class Take>
   void Blocks(Take& take, int nefc) {
     take(&jar, nefc, "trial jar");
     take(&force, nefc, "trial force");
     take(&state, nefc, "trial state");
+    take(&cone_m2, nefc, "trial cone m2");
+    take(&cone_Dm, nefc, "trial cone Dm");
   }
 };
+
+// Calls f(c, adr) for every elliptic contact c with rows from adr, in contact order (the order
+// in which ConstraintCost and ConstraintCurvature sum them).
+template <class F>
+void ForEachEllipticContact(const ConstraintProblem& p, F&& f) {
+  for (int k = 0; k < p.ncon; ++k) {
+    const Contact& c = p.contact[k];
+    const int adr = c.efc_address;
+    if (adr < 0 || p.type[adr] != ConstraintType::kContactElliptic) continue;
+    f(c, adr);
+  }
+}
+
+// (p's elliptic contacts) => trial.cone_m2, trial.cone_Dm at each one's first row
+void SetConeConstants(const ConstraintProblem& p, TrialPoint& trial) {
+  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
+    trial.cone_m2[adr] = ConeFrictionRatio(c, p.impratio);
+    trial.cone_Dm[adr] = ConeWeight(p, c, trial.cone_m2[adr]);
+  });
+}
 
 // (arena) => trial's arrays for nefc rows, released by the caller's ArenaScope
 void CarveTrial(Arena& arena, int nefc, TrialPoint& trial) {
@@ -69,9 +96,9 @@ double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint
   return gnorm;
 }
 
-// Penalty of one elliptic contact at jar (its rows from j[0]).
-double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* j) {
-  const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
+// Penalty of one elliptic contact in zone z at jar (its rows from j[0]); Dm = ConeWeight.
+double EllipticCost(const ConstraintProblem& p, const Contact& c, const EllipticZone& z,
+                    double Dm, const double* j) {
   if (z.state == ConstraintState::kSatisfied) return 0;
   if (z.state == ConstraintState::kQuadratic) {
     double s = 0;
@@ -79,17 +106,18 @@ double EllipticCost(const ConstraintProblem& p, const Contact& c, const double* 
     return s;
   }
   const double g = j[0] - z.T;
-  return 0.5 * p.D[c.efc_address] / (1 + z.m2) * g * g;
+  return 0.5 * Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
 }
 
-// Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed
-// form from du (no difference of two large costs, so improvements far below the cost's
-// round-off stay meaningful); across zones as the difference.
-double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const double* j0,
-                          const double* j1, const double* du) {
-  const EllipticZone z0 = ClassifyElliptic(c, p.impratio, j0);
-  const EllipticZone z1 = ClassifyElliptic(c, p.impratio, j1);
-  if (z0.state != z1.state) return EllipticCost(p, c, j1) - EllipticCost(p, c, j0);
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du, with m2 = ConeFrictionRatio
+// and Dm = ConeWeight. Within one zone in closed form from du (no difference of two large
+// costs, so improvements far below the cost's round-off stay meaningful); across zones as the
+// difference.
+double EllipticCostChange(const ConstraintProblem& p, const Contact& c, double m2, double Dm,
+                          const double* j0, const double* j1, const double* du) {
+  const EllipticZone z0 = ClassifyEllipticWith(c, m2, j0);
+  const EllipticZone z1 = ClassifyEllipticWith(c, m2, j1);
+  if (z0.state != z1.state) return EllipticCost(p, c, z1, Dm, j1) - EllipticCost(p, c, z0, Dm, j0);
   if (z0.state == ConstraintState::kSatisfied) return 0;
   const int a = c.efc_address;
   if (z0.state == ConstraintState::kQuadratic) {
@@ -105,14 +133,14 @@ double EllipticCostChange(const ConstraintProblem& p, const Contact& c, const do
   }
   const double T0 = z0.T, T1 = z1.T;
   const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
-  const double Dm = p.D[a] / (1 + z0.m2);
   const double dg = du[0] - dT;
   return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
 }
 
-// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar and state), computed row by
-// row from the differences (see PrimalDecrease); `change` = the quadratic part's change
-// (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is added.
+// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state and cone constants),
+// computed row by row from the differences (see PrimalDecrease); `change` = the quadratic
+// part's change (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is
+// added.
 double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                   const TrialPoint& trial, double change) {
   const double step = trial.at;
@@ -139,14 +167,12 @@ double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
       change -= p.frictionloss[i] * du;
     }
   }
-  for (int k = 0; k < p.ncon; ++k) {
-    const Contact& c = p.contact[k];
-    const int a = c.efc_address;
-    if (a < 0 || p.type[a] != ConstraintType::kContactElliptic) continue;
+  ForEachEllipticContact(p, [&](const Contact& c, int a) {
     double du[6];
     for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
-    change += EllipticCostChange(p, c, pt.jar + a, trial.jar + a, du);
-  }
+    change += EllipticCostChange(p, c, trial.cone_m2[a], trial.cone_Dm[a], pt.jar + a,
+                                 trial.jar + a, du);
+  });
   return -change;
 }
 
@@ -160,30 +186,61 @@ struct Slope {
   double size = 0;
 };
 
-// The Slope at step a from the rows at x + a dir (jar, force, state; pt's own at a = 0).
+// The Slope at step a from the rows at x + a dir (jar, force, state; pt's own at a = 0), with
+// the elliptic contacts' ConeWeight from cone_Dm (SetConeConstants). The slope's terms and the
+// rows' curvature are summed in one pass (separate sums, each in row order), then the cone
+// contacts' curvatures in contact order, as ConstraintCurvature adds them.
 Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* force,
-                const int* state, const double* Jdir, double dMd, double dgrad_quad, double a) {
+                const int* state, const double* Jdir, const double* cone_Dm, double dMd,
+                double dgrad_quad, double a) {
   Slope s;
   // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
   s.d1 = dgrad_quad + a * dMd;
   s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
+  double curvature = 0;
   for (int i = 0; i < p.nefc; ++i) {
     s.d1 -= force[i] * Jdir[i];
     s.size += std::fabs(force[i] * Jdir[i]);
+    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) curvature += p.D[i] * Jdir[i] * Jdir[i];
   }
-  s.d2 = dMd + ConstraintCurvature(p, jar, state, Jdir);
+  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
+    if (state[adr] != static_cast<int>(ConstraintState::kCone)) return;
+    curvature += ConeCurvature(c, cone_Dm[adr], jar + adr, Jdir + adr);
+  });
+  s.d2 = dMd + curvature;
   return s;
 }
 
-// EvaluateTrial at step a followed by SlopeFrom there. Without elliptic contacts (pyramidal
-// cones) in one pass over the rows: each row's penalty (RowPenalty, as in ConstraintCost), its
-// slope term and its curvature are summed in row order, which is the order the separate passes
-// use, so the numbers are the same bit for bit with one pass instead of four.
+// EvaluateTrial at step a followed by SlopeFrom there. With elliptic contacts: the rows' jar
+// and the other rows' penalties in one pass, then each elliptic contact's zone and penalty
+// (EllipticPenalty, as in ConstraintCost) with the line search's cone constants; the penalty is
+// summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
+// each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
+// summed in row order, which is the order the separate passes use. Either way the numbers are
+// those of EvaluateTrial and SlopeFrom bit for bit, with fewer passes and divisions.
 Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                          double dMd, double dgrad_quad, double a, TrialPoint& trial) {
   if (p.cone == Cone::kElliptic) {
-    EvaluateTrial(p, pt, Jdir, a, trial);
-    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, dMd, dgrad_quad, a);
+    double penalty = 0;
+    for (int i = 0; i < p.nefc; ++i) {
+      const double jar = pt.jar[i] + a * Jdir[i];
+      trial.jar[i] = jar;
+      if (p.type[i] == ConstraintType::kContactElliptic) continue;  // per contact below
+      double force = 0;
+      ConstraintState state = ConstraintState::kSatisfied;
+      RowPenalty(p, i, jar, penalty, force, state);
+      trial.force[i] = force;
+      trial.state[i] = static_cast<int>(state);
+    }
+    ForEachEllipticContact(p, [&](const Contact& c, int adr) {
+      const EllipticZone z = ClassifyEllipticWith(c, trial.cone_m2[adr], trial.jar + adr);
+      EllipticPenalty(p, c, z, trial.cone_Dm[adr], trial.jar + adr, penalty, trial.force + adr,
+                      trial.state + adr);
+    });
+    trial.penalty = penalty;
+    trial.at = a;
+    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, trial.cone_Dm, dMd,
+                     dgrad_quad, a);
   }
   Slope s;
   s.d1 = dgrad_quad + a * dMd;
@@ -216,8 +273,10 @@ double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
     dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
     dir_norm += dir[i] * dir[i];
   }
+  SetConeConstants(p, trial);
   // at a = 0 the rows are the current point's
-  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, dMd, dgrad_quad, 0);
+  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial.cone_Dm, dMd,
+                             dgrad_quad, 0);
   if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
   // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
   if (std::sqrt(dir_norm) < kMinVal) return 0;
@@ -355,27 +414,11 @@ double ConstraintCurvature(const ConstraintProblem& p, const double* jar, const 
   for (int i = 0; i < p.nefc; ++i) {
     if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) curvature += p.D[i] * v[i] * v[i];
   }
-  for (int k = 0; k < p.ncon; ++k) {
-    const Contact& c = p.contact[k];
-    const int a = c.efc_address;
-    if (a < 0 || state[a] != static_cast<int>(ConstraintState::kCone)) continue;
-    // s = 1/2 Dm g^2 with g = N - T: s'' = Dm (g'^2 + g g'') along v
-    const double* j = jar + a;
-    const double* u = v + a;
-    double T2 = 0, Tdot = 0, udot2 = 0;
-    for (int r = 1; r < c.dim; ++r) {
-      const double mu2 = c.friction[r - 1] * c.friction[r - 1];
-      T2 += mu2 * j[r] * j[r];
-      Tdot += mu2 * j[r] * u[r];
-      udot2 += mu2 * u[r] * u[r];
-    }
-    const double T = std::sqrt(T2);
-    const double Dm = p.D[a] / (1 + ConeFrictionRatio(c, p.impratio));
-    const double g = j[0] - T;
-    const double dg = u[0] - Tdot / T;
-    const double ddg = -(udot2 - Tdot * Tdot / T2) / T;
-    curvature += Dm * (dg * dg + g * ddg);
-  }
+  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
+    if (state[adr] != static_cast<int>(ConstraintState::kCone)) return;
+    curvature += ConeCurvature(c, ConeWeight(p, c, ConeFrictionRatio(c, p.impratio)), jar + adr,
+                               v + adr);
+  });
   return curvature;
 }
 
@@ -392,6 +435,7 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   ArenaScope scope(arena);
   TrialPoint trial;
   CarveTrial(arena, p.nefc, trial);
+  SetConeConstants(p, trial);
   EvaluateTrial(p, pt, Jdir, step, trial);
   double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);

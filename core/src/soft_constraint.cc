@@ -395,25 +395,10 @@ double ConstraintCost(const ConstraintProblem& p, const double* jar, double* for
     const Contact& c = p.contact[k];
     const int adr = c.efc_address;
     if (adr < 0 || p.type[adr] != ConstraintType::kContactElliptic) continue;
-    const double* j = jar + adr;
-    const EllipticZone z = ClassifyElliptic(c, p.impratio, j);
-    if (z.state == ConstraintState::kSatisfied) {
-      for (int r = 0; r < c.dim; ++r) set(adr + r, 0, ConstraintState::kSatisfied);
-    } else if (z.state == ConstraintState::kQuadratic) {
-      for (int r = 0; r < c.dim; ++r) {
-        cost += 0.5 * p.D[adr + r] * j[r] * j[r];
-        set(adr + r, -p.D[adr + r] * j[r], ConstraintState::kQuadratic);
-      }
-    } else {
-      const double Dm = p.D[adr] / (1 + z.m2);
-      const double g = j[0] - z.T;  // < 0 in this zone
-      cost += 0.5 * Dm * g * g;
-      set(adr, -Dm * g, ConstraintState::kCone);
-      for (int r = 1; r < c.dim; ++r) {
-        const double mu = c.friction[r - 1];
-        set(adr + r, Dm * g * mu * mu * j[r] / z.T, ConstraintState::kCone);
-      }
-    }
+    const EllipticZone z = ClassifyElliptic(c, p.impratio, jar + adr);
+    const double Dm = z.state == ConstraintState::kCone ? ConeWeight(p, c, z.m2) : 0;
+    EllipticPenalty(p, c, z, Dm, jar + adr, cost, force ? force + adr : nullptr,
+                    state ? state + adr : nullptr);
   }
   return cost;
 }

@@ -210,8 +210,8 @@ TEST_P(SoftConstraint, RowCurvatureIsTheDirectionalSecondDerivative) {
   EXPECT_GT(checked, 30);
 }
 
-// PrimalLineSearch (primal.cc; with pyramidal cones its trial points are evaluated in one pass
-// over the rows) returns the minimizer of the cost along the direction: from points whose rows
+// PrimalLineSearch (primal.cc; its trial points are evaluated in fused passes, elliptic
+// contacts with their cone constants computed once per line search) returns the minimizer of the cost along the direction: from points whose rows
 // sit on every piece, along the steepest descent -grad, the cost decrease at the returned step
 // (PrimalDecrease, exact to round-off) is larger than at 0.9x, 0.99x, 1.01x and 1.1x the step,
 // and the slope there, dir' grad(x + a dir), is zero up to round-off relative to the slope at 0
@@ -262,6 +262,58 @@ TEST_P(SoftConstraint, LineSearchStepMinimizesTheCostAlongTheDirection) {
     ++checked;
   }
   EXPECT_EQ(checked, 20);
+}
+
+// PrimalDecrease (row by row from the differences, elliptic contacts with the cone constants
+// computed once) is the cost at the point minus the cost at the moved point, both from
+// EvaluatePrimal (ConstraintCost), for steps that move rows across their pieces and zones.
+TEST_P(SoftConstraint, DecreaseIsTheDifferenceOfTheCosts) {
+  const Case c = GetParam();
+  ProblemAt at(c.model, c.cone, c.steps);
+  const ConstraintProblem& p = at.p;
+  const int nv = p.nv;
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> nd(0, 1);
+  Arena arena;
+  arena.Reserve(64 * static_cast<std::size_t>(nv + p.nefc + 1));
+  PrimalPoint pt, moved;
+  pt.Allocate(p, arena);
+  moved.Allocate(p, arena);
+  std::vector<double> dir(nv), Mdir(nv), Jdir(p.nefc);
+  int zone_changes = 0, cone_rows = 0;
+  for (int sample = 0; sample < 20; ++sample) {
+    // half the points near the solution (contacts active, elliptic ones on their cone surface),
+    // half far around the unconstrained acceleration
+    const bool near = sample % 2 == 0;
+    for (int i = 0; i < nv; ++i) {
+      pt.x[i] = near ? at.d.qacc[i] + 0.05 * nd(gen) : p.qacc_smooth[i] + 3 * nd(gen);
+    }
+    EvaluatePrimal(p, pt);
+    for (int i = 0; i < p.nefc; ++i) {
+      cone_rows += pt.state[i] == static_cast<int>(ConstraintState::kCone);
+    }
+    for (int i = 0; i < nv; ++i) dir[i] = nd(gen);
+    p.M->MulM(dir.data(), Mdir.data());
+    MulJ(p, dir.data(), Jdir.data());
+    for (double step : {0.01, 0.1, 0.3, 2.0}) {
+      const double decrease =
+          PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), step, arena);
+      for (int i = 0; i < nv; ++i) moved.x[i] = pt.x[i] + step * dir[i];
+      EvaluatePrimal(p, moved);
+      EXPECT_NEAR(decrease, pt.cost - moved.cost, 1e-10 * (std::fabs(pt.cost) + std::fabs(moved.cost)))
+          << c.model << " sample " << sample << " step " << step;
+      for (int i = 0; i < p.nefc; ++i) zone_changes += pt.state[i] != moved.state[i];
+    }
+  }
+  // the steps cross pieces (elliptic: zones), not only within one, wherever a row has pieces
+  bool pieces = false;
+  for (int i = 0; i < p.nefc; ++i) pieces = pieces || p.type[i] != ConstraintType::kEquality;
+  if (pieces) {
+    EXPECT_GT(zone_changes, 0);
+  }
+  if (c.cone == Cone::kElliptic) {
+    EXPECT_GT(cone_rows, 0);  // the cone zone's closed form is exercised too
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
