@@ -112,15 +112,15 @@ TEST(AttachKeys, MocapBodiesOfAWholeWorldAttachment) {
 // right joints two levels down.
 TEST(AttachKeys, NestedAttachmentsPrefixTheirKeysAgain) {
   auto m = Load(R"(<asset><model name="scene" file="attach_keys.xml"/></asset><worldbody>
-      <body name="stage" pos="0 0 3"><joint name="turn" axis="0 0 1"/><geom size=".1"/>
-      <attach model="scene" prefix="n_"/></body></worldbody>
+      <body name="stage" pos="0 0 3"><joint name="turn" axis="0 0 1"/><geom size=".1"/></body>
+      <frame pos="0 0 3"><attach model="scene" prefix="n_"/></frame></worldbody>
       <keyframe><key name="mine" qpos="2 0.1 0 0 1 1 0 0 0 0 1 0 0 0 0 0 2 1 0 0 0 0 1 0 0 0 0.3"/>
       </keyframe>)");
   const std::vector<std::string> keys = {"mine",     "n_home",  "n_l_reach", "n_l_",
                                          "n_l_push", "n_r_reach", "n_r_",    "n_r_push",
                                          "n_t_aim"};
   ASSERT_EQ(m->key_name, keys);
-  // the scene's own key gives all of the scene's joints, not the stage's hinge
+  // the scene's own key gives all of the scene's joints, not the stage's hinge (qpos0 0)
   EXPECT_EQ(m->key_qpos[1 * m->nq + 0], 0.0);
   EXPECT_EQ(m->key_qpos[1 * m->nq + 1], 0.1);
   const int free = m->jnt_qposadr[Index(m->jnt_name, "n_l_free")];
