@@ -26,10 +26,25 @@ namespace gauss {
 
 using namespace math;
 
-namespace {
+const char* GeomTypeName(GeomType type) {
+  static const char* const kNames[kNumGeomTypes] = {"plane",    "hfield",   "sphere", "capsule",
+                                                    "ellipsoid", "cylinder", "box",    "mesh"};
+  const int t = static_cast<int>(type);
+  return t >= 0 && t < kNumGeomTypes ? kNames[t] : "unknown";
+}
 
-const char* const kGeomTypeNames[kNumGeomTypes] = {"plane",     "hfield",   "sphere", "capsule",
-                                                   "ellipsoid", "cylinder", "box",    "mesh"};
+int NarrowPhase(const Model& m, Data& d, const CollisionTable& table, int g1, int g2,
+                double margin, Contact* out) {
+  const int t1 = static_cast<int>(m.geom_type[g1]), t2 = static_cast<int>(m.geom_type[g2]);
+  const Collider* collider = table.pair[t1][t2];
+  if (!collider) return 0;
+  const PluginCallScope mark("collider", nullptr, "collision detection (narrow phase)");
+  const ScopedTimer timer(PluginStat(d, table.profile_slot[t1][t2]));
+  return std::min(collider->Collide(m, d, g1, g2, margin, out, kMaxContactsPerPair),
+                  kMaxContactsPerPair);
+}
+
+namespace {
 
 // Contact parameters of one geom pair, before the override flag.
 struct PairParams {
@@ -135,8 +150,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
   const bool sleep = SleepEnabled(m);
   if (sleep && !PairMayCollide(m, d, g1, g2)) return;
   const int t1 = static_cast<int>(m.geom_type[g1]), t2 = static_cast<int>(m.geom_type[g2]);
-  const Collider* collider = table.pair[t1][t2];
-  if (!collider) return;  // only type pairs that MuJoCo never collides (checked at creation)
+  if (!table.pair[t1][t2]) return;  // only type pairs that MuJoCo never collides (checked at creation)
 
   const bool override_params = m.opt.Enabled(kEnableOverride);
   const PairMargin pair_margin = PairMargins(m, g1, g2, ipair);
@@ -153,13 +167,7 @@ void CollidePair(const Model& m, Data& d, const CollisionTable& table, int g1, i
     out = reinterpret_cast<Contact*>(raw);
     std::uninitialized_default_construct_n(out, kMaxContactsPerPair);
   }
-  int num;
-  {
-    const PluginCallScope mark("collider", nullptr, "collision detection (narrow phase)");
-    const ScopedTimer timer(PluginStat(d, table.profile_slot[t1][t2]));
-    num = std::min(collider->Collide(m, d, g1, g2, margin, out, kMaxContactsPerPair),
-                   kMaxContactsPerPair);
-  }
+  const int num = NarrowPhase(m, d, table, g1, g2, margin, out);
   if (num <= 0) return;
   if (sleep) WakeByContact(m, d, g1, g2);
 
@@ -373,7 +381,7 @@ void CheckCollisionCoverage(const Model& m, const CollisionTable& table,
       auto name = [&m](int g) {
         return m.geom_name[g].empty() ? "#" + std::to_string(g) : "'" + m.geom_name[g] + "'";
       };
-      list += std::string(list.empty() ? "" : ", ") + kGeomTypeNames[a] + "-" + kGeomTypeNames[b] +
+      list += std::string(list.empty() ? "" : ", ") + GeomTypeName(GeomType(a)) + "-" + GeomTypeName(GeomType(b)) +
               " (e.g. geoms " + name(example[a][b][0]) + " and " + name(example[a][b][1]) + ")";
     }
   }

@@ -29,11 +29,21 @@ void BuildCollisionTable(const std::vector<const Collider*>& colliders, Collisio
 void CheckCollisionCoverage(const Model& m, const CollisionTable& table,
                             const std::vector<std::string>& collider_names);
 
-// ---------------------------------------------------------------- broad phase
-// (collision_broadphase.cc)
+// "plane", "hfield", "sphere", ... (MJCF's names), for messages.
+const char* GeomTypeName(GeomType type);
 
 // Most contacts one narrow-phase call may return (the buffer handed to Collider::Collide).
 inline constexpr int kMaxContactsPerPair = 50;
+
+// (geom_xpos, geom_xmat of g1 and g2, with type(g1) <= type(g2)) => out[0..n), n returned: the
+// contacts closer than `margin` that the collider the table assigns to the pair writes (dist,
+// pos, frame row 0 = normal from g1 to g2), timed in that collider's profile slot; 0 when the
+// table has no collider for the pair. `out` holds kMaxContactsPerPair contacts.
+int NarrowPhase(const Model& m, Data& d, const CollisionTable& table, int g1, int g2,
+                double margin, Contact* out);
+
+// ---------------------------------------------------------------- broad phase
+// (collision_broadphase.cc)
 
 // A candidate of the dynamic (body-pair) mechanism: geom g1 lies on a body with a smaller id
 // than geom g2's body.

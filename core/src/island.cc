@@ -2,6 +2,7 @@
 #include "island.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "gauss/constraint.h"
 
@@ -40,6 +41,29 @@ int UniteRowTrees(const Model& m, const Data& d, bool sparse, int i, int* parent
     for (int p = adr; p < adr + d.efc_J_rownnz[i]; ++p) visit(d.efc_J_colind[p]);
   } else {
     const double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
+    auto visit_tree = [&](int t) {
+      const int adr = m.tree_dofadr[t];
+      for (int k = adr; k < adr + m.tree_dofnum[t]; ++k) {
+        if (row[k] != 0) {
+          visit(k);
+          return;
+        }
+      }
+    };
+    const ConstraintType type = d.efc_type[i];
+    const bool contact = type == ConstraintType::kContactFrictionless ||
+                         type == ConstraintType::kContactPyramidal ||
+                         type == ConstraintType::kContactElliptic;
+    if (contact && d.contact[d.efc_id[i]].geom1 >= 0 && d.contact[d.efc_id[i]].geom2 >= 0) {
+      // a contact row is nonzero only in the chains of its two geoms' bodies, i.e. in their
+      // trees: only those are scanned, in increasing order as below (the same visits)
+      const Contact& c = d.contact[d.efc_id[i]];
+      int ta = m.body_treeid[m.geom_bodyid[c.geom1]], tb = m.body_treeid[m.geom_bodyid[c.geom2]];
+      if (ta > tb) std::swap(ta, tb);
+      if (ta >= 0) visit_tree(ta);
+      if (tb >= 0 && tb != ta) visit_tree(tb);
+      return first;
+    }
     for (int t = 0; t < m.ntree; ++t) {
       const int adr = m.tree_dofadr[t];
       for (int k = adr; k < adr + m.tree_dofnum[t]; ++k) {

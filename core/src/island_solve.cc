@@ -171,6 +171,29 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
   return c;
 }
 
+// One island holding every dof and every row (one robot, a stack whose bodies all touch): its
+// copy (CopyIsland) would list the dofs and rows in their own order, i.e. be the whole problem,
+// so the solver reads the problem in place and writes d.qacc and d.efc_force directly. The
+// solver sees the same numbers in the same order as from the copy (the M operations are
+// IslandInertia over the whole model's layout, which is what the copy rebuilds; the contacts
+// without rows, which the copy leaves out, are skipped by every solver), so the results are
+// the copy's bit for bit; only the copying is saved (box_stack: ~30 k instructions per step).
+// Reads p (by_island set for the solver, e.g. pgs's sweep schedule); writes d.qacc,
+// d.efc_force, d.island_iter[0] and trace[0..iterations).
+SolverResult SolveWholeProblemAsIsland(const ConstraintProblem& p, const ConstraintSolver& solver,
+                                       Data& d, SolverIteration* trace) {
+  ConstraintProblem whole = p;
+  whole.by_island = true;
+  int* colind = d.arena.Ints(p.nM);
+  FillTreeSparseColumns(p.nv, p.dof_Madr, p.dof_parentid, colind);
+  const TreeSparseLayout layout{p.nv, p.nM, p.dof_Madr, p.dof_parentid, colind};
+  const IslandInertia ops(layout, p.qM, p.qLD, p.qLDiagInv);
+  whole.M = &ops;
+  SolverResult r = solver.Solve(whole, d.arena, d.qacc.data(), d.efc_force.data(), trace);
+  d.island_iter[0] = r.iterations;
+  return r;
+}
+
 }  // namespace
 
 SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& solver, Data& d,
@@ -181,6 +204,9 @@ SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& s
     if (d.dof_island[i] < 0) d.qacc[i] = p.qacc_smooth[i];
   }
   ArenaScope outer(d.arena);
+  if (d.nisland == 1 && d.island_nv[0] == p.nv && d.island_nefc[0] == p.nefc) {
+    return SolveWholeProblemAsIsland(p, solver, d, trace);
+  }
   int* local = d.arena.Ints(p.nv);
   for (int k = 0; k < d.nisland; ++k) {
     ArenaScope scope(d.arena);

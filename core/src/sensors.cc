@@ -81,8 +81,10 @@ void AddNoise(const Model& m, Data& d, int s) {
   }
 }
 
-// (sensordata of sensor s, sensor_cutoff) => clamped sensordata
+// (sensordata of sensor s, sensor_cutoff) => clamped sensordata. A fromto sensor's cutoff is the
+// largest distance it measures, not a clamp (MuJoCo 3.12: its points are never clamped).
 void ApplyCutoff(const Model& m, Data& d, int s) {
+  if (m.sensor_type[s] == "fromto") return;
   const double cutoff = m.sensor_cutoff[s];
   double* value = d.sensordata.data() + m.sensor_adr[s];
   switch (m.sensor_datatype[s]) {

@@ -11,7 +11,9 @@
 // 200) and car to 1e-6 (contacts: the two solvers stop at tolerance 1e-8 by different paths,
 // MuJoCo 3.x's line search being inexact: 3e-8 after one step, at most 1.3e-7 in 200).
 // newton_cradle (MuJoCo's replicate example, stiff ball contacts) runs both solvers to
-// convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps.
+// convergence (tolerance 1e-15): at the default tolerance they part by 1e-5 after 25 steps;
+// slide_weights likewise (spheres resting on the floor: at the default tolerance the two Newton
+// solves stop on different iterates, 3e-11 apart after 86 steps without controls).
 // cameras and MuJoCo's freejoint.xml check camera poses through frame and camprojection
 // sensors; connect, jdotv_connect_3d, jdotv_weld_3d and soft_weld the 3.12 connect/weld
 // semantics (the eqjdotv flag; soft_weld, a 2.x file, replayed with the flag set); site_weld
@@ -20,7 +22,9 @@
 // actgravcomp checks joint actuatorgravcomp (clamped by actuatorfrcrange), eulerdamp the Euler
 // integrator with explicit damping, tausmooth the muscles' blended activation time constant;
 // box_stack 3.12's box-box contacts (boxclip), margin_gap its summed geom margins and gaps
-// (marginsum).
+// (marginsum), slide_weights its constraint weights of bodies that only slide along their own
+// axes (SetConstants), rk4_warmstart its Runge-Kutta stages warm-started from the step's start
+// (rk4 `warmstart`) under a pgs capped before convergence.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,6 +40,7 @@
 #include "mjcf/parser.h"
 #include "mjcf/spec.h"
 #include "mjcf/xml_tree.h"
+#include "set_constants.h"
 #include "support/test_support.h"
 
 namespace gauss::test {
@@ -132,7 +137,8 @@ std::string SensorLine(const Model& m, int s) {
 
 // Models recorded with the solver run to convergence (regen.sh's "converged").
 bool Converged(const std::string& name) {
-  return name == "mujoco/newton_cradle" || name == "contact3" || name == "contact_sensor";
+  return name == "mujoco/newton_cradle" || name == "contact3" || name == "contact_sensor" ||
+         name == "slide_weights";
 }
 
 double RelError(double gauss, double mujoco) {
@@ -175,12 +181,13 @@ struct TrajectoryError {
   double state = 0, sensor = 0;
 };
 
-TrajectoryError CompareTrajectory(const std::string& name, std::shared_ptr<Model> model) {
+TrajectoryError CompareTrajectory(const std::string& name, std::shared_ptr<Model> model,
+                                  const Config& config = Config()) {
   if (Converged(name)) {
     model->opt.tolerance = 1e-15;
     model->opt.iterations = 1000;
   }
-  const Engine engine(model);
+  const Engine engine(model, config);
   const Model& m = engine.model();
   Data d = engine.MakeData();
   const Table ref = ReadTable(ReferenceFile(name, ".run.csv"));
@@ -269,6 +276,61 @@ TEST(Mjcf3RefsiteRot, DefaultFollowsTheFileVersionAndTheMomentIsWhat312Computes)
   EXPECT_FALSE(LoadModelFromString(disable)->opt.Enabled(kEnableRefsiteRot));
 }
 
+// MuJoCo 3.12's weights of bodies that only slide along their own axes (SetConstants with
+// sliding_bodies_by_mass, chosen by the file's version): such a body's translational weight and
+// its dofs' are 1/mass, the other bodies keep 2.2.2's means; a 2.x file keeps 2.2.2's rule, and
+// with it slide_weights parts from its recorded 3.12 trajectory far beyond the tolerance.
+TEST(Mjcf3SlideWeights, SlidingBodiesWeighTheirMassAsIn312) {
+  auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/slide_weights.xml")));
+  const Model& m = *model;
+  auto body = [&](const std::string& name) {
+    for (int b = 0; b < m.nbody; ++b) {
+      if (m.body_name[b] == name) return b;
+    }
+    ADD_FAILURE() << name;
+    return 0;
+  };
+  for (const std::string name : {"z", "xz", "turned", "mounted"}) {
+    const int b = body(name);
+    EXPECT_DOUBLE_EQ(m.body_invweight0[2 * b], 1 / m.body_mass[b]) << name;
+    EXPECT_EQ(m.body_invweight0[2 * b + 1], 0) << name;
+    for (int i = m.body_dofadr[b]; i < m.body_dofadr[b] + m.body_dofnum[b]; ++i) {
+      EXPECT_DOUBLE_EQ(m.dof_invweight0[i], 1 / m.body_mass[b]) << name;  // armature ignored
+    }
+  }
+  // one slide among three directions: 2.2.2's mean, a third of the sliding weight
+  for (const std::string name : {"tilted", "offset", "anchored"}) {
+    const int b = body(name);
+    EXPECT_NEAR(m.body_invweight0[2 * b], 1 / (3 * m.body_mass[b]), 1e-15) << name;
+  }
+  EXPECT_LT(m.body_invweight0[2 * body("parent")], 0.5 / m.body_mass[body("parent")]);
+  // the same bodies in a 2.x file (no `size memory`) keep 2.2.2's weights
+  const std::string two = "<mujoco><worldbody><body><joint type=\"slide\" axis=\"0 0 1\"/>"
+                          "<geom size=\"0.1\"/></body></worldbody></mujoco>";
+  const auto old = LoadModelFromString(two);
+  EXPECT_NEAR(old->body_invweight0[2], 1 / (3 * old->body_mass[1]), 1e-15);
+  // 2.2.2's weights in the 3.x file: the recorded 3.12 trajectory is lost
+  SetConstants(*model, /*sliding_bodies_by_mass=*/false);
+  const TrajectoryError without = CompareTrajectory("slide_weights", model);
+  RecordProperty("error_without", Number(without.state));
+  EXPECT_GT(without.state, 1e-4);
+}
+
+// MuJoCo 3.12 warm-starts every Runge-Kutta stage from the step's warmstart (rk4 parameter
+// `warmstart`, `auto` = `step` for a 3.x file, whose islands are on): with 2.2.2's stage-by-stage
+// warmstart, rk4_warmstart (pgs stopped after 3 sweeps) parts from its recorded 3.12 trajectory.
+TEST(Mjcf3Rk4Warmstart, StagesStartFromTheStepsWarmstartAsIn312) {
+  auto model = std::make_shared<Model>(*LoadModel(TestModel("mjcf3/rk4_warmstart.xml")));
+  EXPECT_TRUE(model->opt.Enabled(kEnableIsland));
+  Config step, stage;
+  step.integrator_params.Set("warmstart", "step");
+  stage.integrator_params.Set("warmstart", "stage");
+  EXPECT_LE(CompareTrajectory("rk4_warmstart", model, step).state, 1e-9);
+  const TrajectoryError without = CompareTrajectory("rk4_warmstart", model, stage);
+  RecordProperty("error_without", Number(without.state));
+  EXPECT_GT(without.state, 1e-6);
+}
+
 // The procedural meshes' vertex sets (<mesh builtin>, core/src/mjcf/builtin_mesh.cc): every mesh
 // of builtin_vertices.xml generated by Gauss equals, vertex by vertex in MuJoCo's order, what
 // MuJoCo 3.12.1 generated (builtin_vertices.csv, recorded by regen.sh), to MuJoCo's single
@@ -325,7 +387,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Mjcf3,
                                            "mujoco/soft_weld", "cameras", "mujoco/freejoint",
                                            "refsite_turn", "site_weld", "poly_stiffness",
                                            "actgravcomp", "eulerdamp", "tausmooth", "box_stack",
-                                           "margin_gap"));
+                                           "margin_gap", "geom_distance", "slide_weights",
+                                           "rk4_warmstart"));
 
 }  // namespace
 }  // namespace gauss::test

@@ -21,10 +21,14 @@
 //   the second (geom, body, xbody), either may be absent; dim = num x the size of its data
 //   fields (found 1, force 3, torque 3, dist 1, pos 3, normal 3, tangent 3), also under
 //   netforce (which fills the first slot only); sensor_intprm = (data bits, reduce, num);
+//   distance 1, normal 3, fromto 6 (3.x collision sensors): pos, object = geom1 or body1,
+//   reference = geom2 or body2 (different objects), plugin "geomdistance" (the kernel's, with
+//   the Engine's colliders: core/src/geom_distance.h); geom type pairs it does not measure are
+//   refused here, where the sensor is written;
 //   plugin: dim and needstage as written (parse_plugins.cc), plugin and config resolved by
 //   ResolveSensorPlugin (compile_plugins.cc).
 // Data types: touch and rangefinder positive, framequat and ballquat quaternion,
-// frame[xyz]axis axis, user and plugin as written, everything else real.
+// frame[xyz]axis and normal axis, user and plugin as written, everything else real.
 // Keyframes: <size nkey> reserves keyframes; missing values are qpos0 and zeros, and given
 // arrays must have exactly nq / nv / na / nu values.
 #include <algorithm>
@@ -32,6 +36,7 @@
 #include <map>
 
 #include "gauss/math.h"
+#include "geom_distance.h"
 #include "mjcf/compiler.h"
 
 namespace gauss::mjcf {
@@ -88,6 +93,9 @@ const SensorKind kSensors[] = {
     {"insidesite", "frame", 1, Stage::kPosition},              // 3.x
     {"camprojection", "site", 2, Stage::kPosition},            // 3.x
     {"contact", "contact", 0, Stage::kAcceleration},           // 3.x
+    {"distance", "geompair", 1, Stage::kPosition},             // 3.x
+    {"normal", "geompair", 3, Stage::kPosition},               // 3.x
+    {"fromto", "geompair", 6, Stage::kPosition},               // 3.x
     {"user", "user", 0, Stage::kAcceleration},
     {"plugin", "user", 0, Stage::kAcceleration},               // 3.x
 };
@@ -96,7 +104,7 @@ const SensorKind kSensors[] = {
 SensorDataType BuiltinDataType(const std::string& type) {
   if (type == "touch" || type == "rangefinder") return SensorDataType::kPositive;
   if (type == "framequat" || type == "ballquat") return SensorDataType::kQuaternion;
-  if (type == "framexaxis" || type == "frameyaxis" || type == "framezaxis") {
+  if (type == "framexaxis" || type == "frameyaxis" || type == "framezaxis" || type == "normal") {
     return SensorDataType::kAxis;
   }
   return SensorDataType::kReal;
@@ -130,6 +138,37 @@ void ResolveObject(const CompileContext& c, const std::string& type, const std::
   } else {
     throw Error(src.Where(attr), "invalid object type '" + type + "'; expected body, xbody, "
                                  "geom, site, joint, tendon or actuator");
+  }
+}
+
+// A collision sensor's two sides (geom1 or body1, geom2 or body2): resolved, different, and
+// every geom pair between them one that GeomDistance measures.
+// (s.objtype/objname, s.reftype/refname, geom_type, body_geom*) => (objtype, objid, reftype, refid)
+void ResolveGeomPair(const CompileContext& c, const SensorSpec& s, ObjType* objtype, int* objid,
+                     ObjType* reftype, int* refid) {
+  const Model& m = *c.m;
+  const std::string attr1 = s.objtype + "1", attr2 = s.reftype + "2";
+  ResolveObject(c, s.objtype, s.objname, s.src, attr1, objtype, objid);
+  ResolveObject(c, s.reftype, s.refname, s.src, attr2, reftype, refid);
+  if (*objtype == *reftype && *objid == *refid) {
+    throw Error(s.src.Where(attr2), "the second " + s.reftype + " must differ from the first");
+  }
+  auto geoms = [&m](ObjType type, int id, int* begin, int* end) {
+    *begin = type == ObjType::kBody ? m.body_geomadr[id] : id;
+    *end = type == ObjType::kBody ? *begin + m.body_geomnum[id] : id + 1;
+  };
+  int b1, e1, b2, e2;
+  geoms(*objtype, *objid, &b1, &e1);
+  geoms(*reftype, *refid, &b2, &e2);
+  for (int g1 = b1; g1 < e1; ++g1) {
+    for (int g2 = b2; g2 < e2; ++g2) {
+      const GeomType t1 = m.geom_type[g1], t2 = m.geom_type[g2];
+      if (const char* why = GeomDistanceRefusal(t1, t2)) {
+        throw Error(s.src.Where(), std::string("not supported yet: ") + s.type + " sensor between " +
+                                       GeomTypeName(t1) + " and " + GeomTypeName(t2) +
+                                       " geoms beyond contact (" + why + ")");
+      }
+    }
   }
 }
 
@@ -191,6 +230,9 @@ void CompileSensors(CompileContext* c) {
       for (int k = 0; k < 7; ++k) slot += (s.contact_data >> k & 1) * field_size[k];
       dim = s.contact_num * slot;
       intprm = {s.contact_data, s.contact_reduce, s.contact_num};
+    } else if (object == "geompair") {
+      ResolveGeomPair(*c, s, &objtype, &objid, &reftype, &refid);
+      plugin = kGeomDistanceSensorPlugin;
     } else if (!object.empty()) {
       ResolveObject(*c, object, s.objname, s.src, object, &objtype, &objid);
       if (object == "joint") {

@@ -107,7 +107,7 @@ void CompileModel(ModelSpec* spec, Model* m) {
   m->dof_invweight0.assign(m->nv, 0);
   ResolveTendonSpringLengths(&c);
   CompileTrees(*m);
-  SetConstants(*m);
+  SetConstants(*m, spec->mjcf3);  // 3.x files: MuJoCo 3.12's weights of sliding bodies
   ApplyDampRatios(&c);       // 3.x: before actuator_acc0 and the length ranges use biasprm
   SetActuatorConstants(*m);  // actuator_length0, actuator_acc0 (lengthrange.cc)
   ApplySpringDampers(&c);

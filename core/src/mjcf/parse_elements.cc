@@ -13,7 +13,9 @@
 //    made them optional with defaults: no object, real, acc). <plugin> sensors: parse_plugins.cc.
 //  - 3.x <contact> sensors (ReadContactSensor; MuJoCo 3.12.1's rules, measured): at most one
 //    of geom1/body1/subtree1/site and one of geom2/body2/subtree2, num > 0, data fields
-//    distinct and in their canonical order. distance, normal, fromto are refused.
+//    distinct and in their canonical order.
+//  - 3.x collision sensors distance, normal, fromto (ReadGeomPairSensor; 3.12.1's rules,
+//    measured): exactly one of geom1/body1 and one of geom2/body2.
 #include <algorithm>
 #include <iterator>
 #include <sstream>
@@ -237,14 +239,32 @@ void ReadContactSensor(const XmlElement& c, SensorSpec* s) {
   ReadKeyword(c, "reduce", {"none", "mindist", "maxforce", "netforce"}, &s->contact_reduce);
 }
 
+// <distance>, <normal>, <fromto> (MuJoCo 3.x): exactly one of geom1/body1 and exactly one of
+// geom2/body2 (whether the two sides differ is checked by the compiler, which knows the ids).
+// (element) => (s.objtype/objname, s.reftype/refname)
+void ReadGeomPairSensor(const XmlElement& c, SensorSpec* s) {
+  auto side = [&](const char* geom, const char* body, std::string* type, std::string* name) {
+    const std::string* g = c.Find(geom);
+    const std::string* b = c.Find(body);
+    if (g && b) {
+      throw Error(c.Where(body), std::string("at most one of ") + geom + ", " + body +
+                                     " can be given");
+    }
+    if (!g && !b) {
+      throw Error(c.Where(), std::string("one of ") + geom + ", " + body + " is required");
+    }
+    *type = g ? "geom" : "body";
+    *name = g ? *g : *b;
+  };
+  side("geom1", "body1", &s->objtype, &s->objname);
+  side("geom2", "body2", &s->reftype, &s->refname);
+}
+
 }  // namespace
 
 // (<sensor>) => (spec.sensors)
 void ReadSensors(const XmlElement& section, ModelSpec* spec) {
   for (const XmlElement& c : section.children) {
-    for (const char* newer : {"distance", "normal", "fromto"}) {
-      if (c.name == newer) NotSupported(c, c.name + " sensor (MuJoCo 3.x)");
-    }
     SensorSpec s;
     s.src = SourceOf(c);
     s.type = c.name;
@@ -266,6 +286,8 @@ void ReadSensors(const XmlElement& section, ModelSpec* spec) {
       ReadUserSensor(c, &s);
     } else if (c.name == "contact") {
       ReadContactSensor(c, &s);
+    } else if (c.name == "distance" || c.name == "normal" || c.name == "fromto") {
+      ReadGeomPairSensor(c, &s);
     } else if (frame || c.name == "insidesite") {
       s.objtype = RequireAttribute(c, "objtype");
       s.objname = RequireAttribute(c, "objname");

@@ -24,7 +24,7 @@ int FlagValue(const XmlElement& flag, const char* name) {
 const std::set<std::string> kMjcf3Elements = {
     "frame", "replicate", "attach", "plugin", "extension", "deformable", "flexcomp", "model",
     "flexvert", "flexstrain", "camprojection", "jointactuatorfrc", "tendonactuatorfrc",
-    "normal", "fromto", "e_potential", "e_kinetic", "insidesite"};
+    "distance", "normal", "fromto", "e_potential", "e_kinetic", "insidesite"};
 const std::set<std::string> kMjcf3Attributes = {
     "compiler/assetdir", "compiler/alignfree", "compiler/saveinertial",
     "option/ls_tolerance", "option/ls_iterations", "option/ccd_tolerance",

@@ -404,10 +404,11 @@ Rule SensorRule() {
   const Names pair = Cat({noise, {"geom1", "geom2", "body1", "body2"}});
   sensors.push_back(
       Many("contact", Cat({pair, {"subtree1", "subtree2", "site", "num", "data", "reduce"}})));
+  // 3.x collision sensors (parse_elements.cc, core/src/geom_distance.cc)
+  for (const char* name : {"distance", "normal", "fromto"}) sensors.push_back(Many(name, pair));
   // 3.x sensors refused by the parser ("not supported yet")
   const std::vector<std::pair<const char*, Names>> newer = {
-      {"camprojection", Cat({noise, {"site", "camera"}})},
-      {"distance", pair}, {"normal", pair}, {"fromto", pair}};
+      {"camprojection", Cat({noise, {"site", "camera"}})}};
   for (const auto& [name, attributes] : newer) {
     Rule r = Many(name, attributes);
     r.opaque = true;

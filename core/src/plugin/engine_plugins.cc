@@ -94,6 +94,8 @@ void Engine::Plugins::CreateSensors(const Model& m, PluginRegistry& registry) {
       if (name == kUserSensorPlugin) {
         sensor_plugins.push_back(MakeUserSensors());
         user_sensors = static_cast<UserSensors*>(sensor_plugins.back().instance.get());
+      } else if (name == kGeomDistanceSensorPlugin) {
+        sensor_plugins.push_back(MakeGeomDistanceSensors(collision_table));
       } else {
         sensor_plugins.push_back(registry.Create<Sensor>(PluginKind::kSensor, name));
         Params params;
@@ -156,7 +158,12 @@ Engine::Plugins::Plugins(const Model& m, const Config& config, PluginRegistry* r
 void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
                                       PluginRegistry& registry) {
   const Options& o = m.opt;
-  if (o.Disabled(kDisableConstraint) || o.Disabled(kDisableContact) || !HasCollidableGeomPair(m)) {
+  const bool contacts =
+      !o.Disabled(kDisableConstraint) && !o.Disabled(kDisableContact) && HasCollidableGeomPair(m);
+  // collision sensors measure with the colliders whether or not contacts are computed
+  const bool sensors = std::find(m.sensor_plugin.begin(), m.sensor_plugin.end(),
+                                 kGeomDistanceSensorPlugin) != m.sensor_plugin.end();
+  if (!contacts && !sensors) {
     // no collision stage: none is loaded, but a named collider must still exist (a misspelt
     // name is an error on every model, not only on those with contacts)
     const std::vector<std::string> found = registry.Names(PluginKind::kCollider);
@@ -182,7 +189,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
     ordered.push_back(colliders.back().instance.get());
   }
   BuildCollisionTable(ordered, collision_table, 2);  // slots after integrator and solver
-  CheckCollisionCoverage(m, collision_table, names);
+  if (contacts) CheckCollisionCoverage(m, collision_table, names);
 }
 
 std::size_t Engine::Plugins::ScratchDoubles(const Model& m) const {

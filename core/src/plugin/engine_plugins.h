@@ -12,6 +12,7 @@
 #include "gauss/integrator.h"
 #include "gauss/registry.h"
 #include "collision.h"
+#include "geom_distance.h"
 #include "gauss/collider.h"
 #include "gauss/solver.h"
 #include "sensors.h"

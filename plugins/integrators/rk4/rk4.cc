@@ -7,7 +7,18 @@
 // quaternions are advanced with the quaternion-correct IntegratePosition, never by adding
 // quaternion components. After the step, qacc, qacc_warmstart and the constraint data describe
 // the 4th stage (as in MuJoCo).
+//
+// The constraint solver of each stage starts from the warmstart acceleration qacc_warmstart.
+// MuJoCo 2.2.2 saves it after every solve, so stage s + 1 starts from stage s's acceleration;
+// MuJoCo 3.12 saves it once per step, when the state advances, so stages 2-4 start from the
+// same acceleration as stage 1 (the previous step's last). The result differs only where the
+// solver stops before converging (pgs, cg; Newton is exact to round-off). Parameter `warmstart`:
+// `stage` (2.2.2), `step` (3.12) or `auto` (step when flags.island is on, as in a MuJoCo 3.x
+// file, whose other 3.x defaults go with it: docs/mjcf.md "3.x defaults").
+#include <string>
+
 #include "gauss/engine.h"
+#include "gauss/error.h"
 #include "gauss/integrate.h"
 #include "gauss/integrator.h"
 
@@ -22,7 +33,7 @@ constexpr double kB[kStages] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
 
 // The saved start state, the slopes (qvel, qacc, act_dot) of each stage, their combination.
 struct Work {
-  double *qpos0, *qvel0, *act0;
+  double *qpos0, *qvel0, *act0, *warmstart0;
   double* vel[kStages];
   double* acc[kStages];
   double* act_dot[kStages];
@@ -32,6 +43,7 @@ struct Work {
     take(&qpos0, m.nq, "qpos0");
     take(&qvel0, m.nv, "qvel0");
     take(&act0, m.na, "act0");
+    take(&warmstart0, m.nv, "warmstart0");
     for (int s = 0; s < kStages; ++s) {
       take(&vel[s], m.nv, "stage qvel");
       take(&acc[s], m.nv, "stage qacc");
@@ -45,6 +57,20 @@ struct Work {
 
 class Rk4Integrator : public Integrator {
  public:
+  void Configure(const Params& params) override {
+    const std::string warmstart = params.GetString("warmstart");
+    if (warmstart == "auto") {
+      warmstart_ = Warmstart::kAuto;
+    } else if (warmstart == "stage") {
+      warmstart_ = Warmstart::kStage;
+    } else if (warmstart == "step") {
+      warmstart_ = Warmstart::kStep;
+    } else {
+      throw Error("integrator 'rk4' parameter 'warmstart': '" + warmstart +
+                  "' is not one of auto, stage, step");
+    }
+  }
+
   // DoIntegrate carves the same blocks (the stages' forward passes take the kernel's and the
   // solver's scratch on top, which those declare).
   std::size_t ScratchDoubles(const Model& m) const override {
@@ -54,7 +80,8 @@ class Rk4Integrator : public Integrator {
   }
 
  protected:
-  // (qpos, qvel, act, time, qacc, act_dot) => (qpos, qvel, act, time) after one step
+  // (qpos, qvel, act, time, qacc, act_dot, qacc_warmstart) => (qpos, qvel, act, time) after one
+  // step, qacc_warmstart the 4th stage's acceleration
   void DoIntegrate(const Engine& engine, Data& d) const override {
     const Model& m = engine.model();
     const int nq = m.nq, nv = m.nv, na = m.na;
@@ -78,6 +105,9 @@ class Rk4Integrator : public Integrator {
     std::copy(d.qpos.begin(), d.qpos.end(), qpos0);
     std::copy(d.qvel.begin(), d.qvel.end(), qvel0);
     std::copy(d.act.begin(), d.act.end(), act0);
+    const bool warm_from_step = warmstart_ == Warmstart::kStep ||
+                                (warmstart_ == Warmstart::kAuto && m.opt.Enabled(kEnableIsland));
+    std::copy(d.qacc_warmstart.begin(), d.qacc_warmstart.end(), w.warmstart0);
 
     // stage 1: the evaluation at the current state
     std::copy(d.qvel.begin(), d.qvel.end(), vel[0]);
@@ -92,6 +122,7 @@ class Rk4Integrator : public Integrator {
       for (int i = 0; i < nv; ++i) d.qvel[i] = qvel0[i] + h * dacc[i];
       for (int i = 0; i < na; ++i) d.act[i] = act0[i] + h * dact[i];
       d.time = time0 + kC[s - 1] * h;
+      if (warm_from_step) std::copy(w.warmstart0, w.warmstart0 + nv, d.qacc_warmstart.begin());
       engine.ForwardSkip(d, Stage::kNone, /*skip_sensors=*/true);
       std::copy(d.qvel.begin(), d.qvel.end(), vel[s]);
       std::copy(d.qacc.begin(), d.qacc.end(), acc[s]);
@@ -108,6 +139,9 @@ class Rk4Integrator : public Integrator {
   }
 
  private:
+  enum class Warmstart { kAuto, kStage, kStep };
+  Warmstart warmstart_ = Warmstart::kAuto;
+
   // (dvel, dacc, dact) = sum over the first n stages of weight[j] * (vel, acc, act_dot)[j]
   static void Combine(const double* weight, int n, double* const* vel, double* const* acc,
                       double* const* act_dot, int nv, int na, double* dvel, double* dacc,
@@ -129,6 +163,14 @@ class Rk4Integrator : public Integrator {
 }  // namespace
 }  // namespace gauss
 
+namespace {
+constexpr gauss::ParamSpec kRk4Params[] = {
+    {"warmstart", gauss::ParamType::kString, "auto",
+     "where stages 2-4 start the constraint solver: stage (the previous stage's acceleration, "
+     "MuJoCo 2.2.2), step (the step's warmstart, MuJoCo 3.12) or auto (step when flags.island "
+     "is on)"}};
+}  // namespace
+
 GAUSS_INTEGRATOR_PLUGIN(gauss::Rk4Integrator, rk4, "1.0.0",
                         "classical 4th-order Runge-Kutta on (qpos, qvel, act)", gauss::kCapNone,
-                        gauss::kNoParams)
+                        kRk4Params)

@@ -486,9 +486,9 @@ TEST(Mjcf3, FeaturesWithoutSemanticsAreRefusedWhereWritten) {
        "</extension><worldbody><body><plugin instance=\"c\"/><geom size=\"1\"/></body>"
        "</worldbody>",
        "element 'plugin': not supported yet"},
-      {"<worldbody><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></worldbody>"
-       "<sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
-       "element 'distance': not supported yet"},
+      {"<worldbody><geom name=\"a\" size=\"1\"/><geom name=\"b\" type=\"ellipsoid\" "
+       "size=\"1 1 2\"/></worldbody><sensor><distance geom1=\"a\" geom2=\"b\"/></sensor>",
+       "element 'distance': not supported yet: distance sensor between sphere and ellipsoid"},
       {"<deformable/>", "element 'deformable': not supported yet"},
       {"<worldbody><site name=\"s0\"/><geom name=\"g\" size=\"0.1\" pos=\"0 0 1\"/>"
        "<site name=\"s1\" pos=\"0 0 2\"/></worldbody><tendon><spatial armature=\"1\">"

@@ -3,7 +3,8 @@
 // ray casting, cutoff and noise) is counted by the replacement of the global allocation
 // functions (support/alloc_counter.h), which only counts. Likewise user sensors handed to an
 // engine's SensorCallback and the 3.x sensors (energies, actuator forces, insidesite, contact
-// sensors of every reduce mode, which sort in the arena).
+// sensors of every reduce mode, which sort in the arena) and the collision sensors distance,
+// normal and fromto (the colliders run into a stack buffer).
 #include <gtest/gtest.h>
 
 #include "gauss/engine.h"
@@ -42,7 +43,8 @@ TEST(SensorAllocation, UserSensorCallbackAnd3xSensorsAllocateNothing) {
   });
   Engine mjcf3(LoadModel(test::TestModel("mjcf3/sensors3.xml")), config);
   Engine contact(LoadModel(test::TestModel("mjcf3/contact_sensor.xml")), config);
-  for (const Engine* engine : {&user, &mjcf3, &contact}) {
+  Engine distance(LoadModel(test::TestModel("mjcf3/geom_distance.xml")), config);
+  for (const Engine* engine : {&user, &mjcf3, &contact, &distance}) {
     Data d = engine->MakeData();
     for (int i = 0; i < engine->model().nv; ++i) d.qvel[i] = 0.5;
     engine->Step(d);

@@ -27,7 +27,8 @@ for spec in "servo 1 0.8" "frames 2 0.3" "sites 3 0" "mujoco/dampratio 4 1" \
             "mujoco/jdotv_connect_3d 19 0" "mujoco/jdotv_weld_3d 20 0" "mujoco/soft_weld 21 0" \
             "cameras 22 1" "mujoco/freejoint 23 0" "refsite_turn 24 1" "site_weld 24 0" \
             "poly_stiffness 25 0.5" "actgravcomp 24 1" "eulerdamp 25 1" "tausmooth 26 1" \
-            "box_stack 24 0" "margin_gap 27 0"; do
+            "box_stack 24 0" "margin_gap 27 0" "geom_distance 28 1" \
+            "slide_weights 28 1 converged" "rk4_warmstart 29 1"; do
   set -- $spec
   model=tests/models/mjcf3/$1.xml
   name=$(basename "$1")
