@@ -84,6 +84,49 @@ TEST(DenseCholesky, SolvesRandomSpdMatricesWithAndWithoutEnvelope) {
   }
 }
 
+// A matrix without leading zeros in any row (a humanoid's Hessian: the free root couples every
+// dof) takes the factorization without the envelope: the factor and the solve are the same bits
+// as without an envelope array, and the envelope written is all zeros. With a single leading
+// zero the envelope is used and the factor still agrees with the dense one to round-off.
+TEST(DenseCholesky, FullRowsFactorTheSameBitsWithAndWithoutEnvelope) {
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int n : {1, 3, 8, 27, 40}) {
+    RowMatrix B(n, n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) B(i, j) = u(gen);
+    }
+    RowMatrix A = B * B.transpose() + n * RowMatrix::Identity(n, n);
+    RowMatrix plain = A, with = A;
+    std::vector<int> envelope(n, -1);
+    ASSERT_EQ(DenseCholeskyFactor(plain.data(), n, 1e-12, SmallPivot::kFail), kCholeskyComplete);
+    ASSERT_EQ(DenseCholeskyFactor(with.data(), n, 1e-12, SmallPivot::kFail, envelope.data()),
+              kCholeskyComplete);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(envelope[i], 0) << i;
+      for (int j = 0; j <= i; ++j) EXPECT_EQ(with(i, j), plain(i, j)) << n << ": " << i << "," << j;
+    }
+    Eigen::VectorXd b(n);
+    for (int i = 0; i < n; ++i) b(i) = u(gen);
+    Eigen::VectorXd x_plain = b, x_with = b;
+    DenseCholeskySolve(plain.data(), n, nullptr, x_plain.data());
+    DenseCholeskySolve(with.data(), n, envelope.data(), x_with.data());
+    for (int i = 0; i < n; ++i) EXPECT_EQ(x_with[i], x_plain[i]) << n << ": " << i;
+
+    if (n < 3) continue;
+    // one leading zero (row n-1, column 0; A stays SPD: every entry of B B' is below n in
+    // magnitude, and the n I shift keeps the eigenvalues above n - |A(n-1,0)| > 0): the
+    // envelope path, still the factor of A
+    A(n - 1, 0) = A(0, n - 1) = 0;
+    RowMatrix skipped = A;
+    ASSERT_EQ(DenseCholeskyFactor(skipped.data(), n, 1e-12, SmallPivot::kFail, envelope.data()),
+              kCholeskyComplete);
+    EXPECT_EQ(envelope[n - 1], 1);
+    const RowMatrix lower = skipped.triangularView<Eigen::Lower>();
+    EXPECT_LT((lower * lower.transpose() - A).cwiseAbs().maxCoeff(), 1e-13 * A.norm()) << n;
+  }
+}
+
 // Not positive definite: kFail reports the first small pivot's column and leaves the rows
 // before it factored; a NaN entry is reported, not propagated as a "success".
 TEST(DenseCholesky, FailsAtTheFirstNonPositivePivot) {
