@@ -128,17 +128,18 @@ TEST(CameraPixelRay, PerspectiveRaysGoThroughThePixelCentres) {
   EXPECT_FALSE(CameraPixelRay(m, s.d, m.CameraId("sensor"), 0, 0, origin, dir));
 }
 
-TEST(CameraPixelRay, OrthographicRaysAreParallelAndSpanFovyInHeight) {
+TEST(CameraPixelRay, OrthographicRaysAreParallelAndSpanFovyEachWay) {
   Scene s;
   const Model& m = s.engine.model();
   s.Turn(0);  // identity frame at (0, 0, 1): the image is the plane z = 1, rays along -z
   const int ortho = m.CameraId("ortho");
-  // 4 x 2 pixels over a height of 3: pixels of 1.5, centres at x = -2.25 .. 2.25, y = +-0.75
+  // 4 x 2 pixels over 3 x 3 (MuJoCo 3.12: fovy in both directions, whatever the aspect):
+  // centres at x = -1.125 .. 1.125 (0.75 apart), y = +-0.75
   for (int row = 0; row < 2; ++row) {
     for (int col = 0; col < 4; ++col) {
       double origin[3], dir[3];
       ASSERT_TRUE(CameraPixelRay(m, s.d, ortho, col, row, origin, dir));
-      EXPECT_NEAR(origin[0], -2.25 + 1.5 * col, 1e-15);
+      EXPECT_NEAR(origin[0], -1.125 + 0.75 * col, 1e-15);
       EXPECT_NEAR(origin[1], 0.75 - 1.5 * row, 1e-15);
       EXPECT_NEAR(origin[2], 1, 1e-15);
       EXPECT_NEAR(dir[0], 0, 1e-15);

@@ -155,7 +155,7 @@ TEST(Config, EveryFlagName) {
   }
   const char* enable[] = {"override", "energy", "fwdinv", "sensornoise", "multiccd", "island",
                           "sleep",    "eqjdotv",  "refsiterot", "boxclip",
-                          "marginsum", "nativeccd"};
+                          "marginsum", "invdiscrete", "nativeccd"};
   for (int i = 0; i < kNumEnableBits; ++i) {
     Options o;
     Config c;

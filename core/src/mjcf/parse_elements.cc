@@ -195,15 +195,18 @@ void ReadUserSensor(const XmlElement& c, SensorSpec* s) {
 void ReadDataFields(const XmlElement& c, const std::vector<std::string>& fields, int* bits) {
   const std::string* data = c.Find("data");
   if (!data) return;
-  std::string order;
-  for (const std::string& f : fields) order += (order.empty() ? "" : " ") + f;
+  std::string names, order;  // "a b c" and "a, b, c"
+  for (const std::string& f : fields) {
+    names += (names.empty() ? "" : " ") + f;
+    order += (order.empty() ? "" : ", ") + f;
+  }
   std::stringstream words(*data);
   std::string word;
   int last = -1, read = 0;
   while (words >> word) {
     const auto it = std::find(fields.begin(), fields.end(), word);
     if (it == fields.end()) {
-      throw Error(c.Where("data"), "invalid field '" + word + "'; expected fields of: " + order);
+      throw Error(c.Where("data"), "invalid field '" + word + "'; expected fields of: " + names);
     }
     const int k = static_cast<int>(it - fields.begin());
     if (k <= last) {
