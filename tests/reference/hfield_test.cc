@@ -51,7 +51,11 @@ struct HfieldPair : ReferencePair {
   bool same_samples = true;  // MuJoCo's own samples equal Gauss's (before copying)
 
   explicit HfieldPair(const std::string& path) {
-    const auto model = LoadModel(path);
+    // the oracle is MuJoCo 2.2.2: a file that inline `elevation` marks as a 3.x file keeps
+    // 2.2.2's convex collider settings (MPR, 50 iterations, no multiccd)
+    const auto model = std::make_shared<Model>(*LoadModel(path));
+    model->opt.enableflags &= ~(kEnableNativeCcd | kEnableMulticcd);
+    model->opt.ccd_iterations = 50;
     mj = LoadMujoco(MujocoReadableCopy(path));
     if (!mj) return;
     for (int h = 0; h < mj->nhfield && h < model->nhfield; ++h) {
