@@ -116,7 +116,7 @@ void CameraProjection(const Model& m, const Data& d, int cam, const double* poin
 
 bool CameraPixelRay(const Model& m, const Data& d, int cam, int col, int row, double origin[3],
                     double dir[3]) {
-  if (m.cam_sensorsize[2 * cam] != 0 && m.cam_sensorsize[2 * cam + 1] != 0) return false;
+  if (m.cam_sensorsize[2 * cam] != 0 || m.cam_sensorsize[2 * cam + 1] != 0) return false;
   const int width = m.cam_resolution[2 * cam], height = m.cam_resolution[2 * cam + 1];
   const double* xpos = d.cam_xpos.data() + 3 * cam;
   const double* xmat = d.cam_xmat.data() + 9 * cam;

@@ -45,8 +45,6 @@ void PotentialEnergy(const Model& m, Data& d) {
         }
       }
     }
-  }
-  if (!m.opt.SpringsDisabled()) {
     const bool dead_bands =
         m.tendon_lengthspring_upper.size() == static_cast<std::size_t>(m.ntendon);
     for (int t = 0; t < m.ntendon; ++t) {

@@ -72,16 +72,11 @@ const char* GeomDistanceRefusal(GeomType t1, GeomType t2) {
 
 // (geom_xpos, geom_xmat, table) => (distance, fromto)
 double GeomDistance(const Model& m, Data& d, const CollisionTable& table, int g1, int g2,
-                    double distmax, double fromto[6]) {
+                    double distmax, double fromto[6], Contact* contacts) {
   for (int k = 0; k < 6; ++k) fromto[k] = 0;
   // the colliders take the geom of the smaller type first; their normal points from it
   const bool flip = m.geom_type[g1] > m.geom_type[g2];
   const int first = flip ? g2 : g1, second = flip ? g1 : g2;
-  // raw storage, as in the collision stage: constructing 50 contacts would cost more than most
-  // narrow phases
-  alignas(Contact) unsigned char raw[sizeof(Contact) * kMaxContactsPerPair];
-  Contact* contacts = reinterpret_cast<Contact*>(raw);
-  std::uninitialized_default_construct_n(contacts, kMaxContactsPerPair);
   const int n = NarrowPhase(m, d, table, first, second, distmax, contacts);
   int closest = -1;
   double dist = distmax;
@@ -110,9 +105,15 @@ double GeomDistance(const Model& m, Data& d, const CollisionTable& table, int g1
 void GeomDistanceSensors::Check(const Model& m, const int* ids, int n) const {
   for (int k = 0; k < n; ++k) {
     const int s = ids[k];
-    if (KindOf(m.sensor_type[s]) == GeomSensorKind::kUnknown) {
+    const GeomSensorKind kind = KindOf(m.sensor_type[s]);
+    if (kind == GeomSensorKind::kUnknown) {
       throw Error(Describe(m, s) + ": the " + kGeomDistanceSensorPlugin +
                   " sensors are distance, normal and fromto");
+    }
+    const int dim = kind == GeomSensorKind::kDistance ? 1 : kind == GeomSensorKind::kNormal ? 3 : 6;
+    if (m.sensor_dim[s] != dim) {
+      throw Error(Describe(m, s) + ": a " + m.sensor_type[s] + " sensor has " +
+                  std::to_string(dim) + " values");
     }
     const ObjType sides[2] = {m.sensor_objtype[s], m.sensor_reftype[s]};
     for (ObjType side : sides) {
@@ -145,6 +146,7 @@ void GeomDistanceSensors::Check(const Model& m, const int* ids, int n) const {
 void GeomDistanceSensors::DoEvaluate(const Model& m, Data& d, Stage stage, const int* ids,
                                      int n) const {
   if (stage != Stage::kPosition) return;
+  Contact scratch[kMaxContactsPerPair];  // the colliders' output, reused by every pair
   for (int k = 0; k < n; ++k) {
     const int s = ids[k];
     const double cutoff = m.sensor_cutoff[s];
@@ -155,7 +157,7 @@ void GeomDistanceSensors::DoEvaluate(const Model& m, Data& d, Stage stage, const
     for (int g1 = b1; g1 < e1; ++g1) {
       for (int g2 = b2; g2 < e2; ++g2) {
         double pair_fromto[6];
-        const double pair_dist = GeomDistance(m, d, table_, g1, g2, cutoff, pair_fromto);
+        const double pair_dist = GeomDistance(m, d, table_, g1, g2, cutoff, pair_fromto, scratch);
         if (pair_dist < dist) {
           dist = pair_dist;
           for (int i = 0; i < 6; ++i) fromto[i] = pair_fromto[i];
@@ -163,17 +165,17 @@ void GeomDistanceSensors::DoEvaluate(const Model& m, Data& d, Stage stage, const
       }
     }
     double* out = d.sensordata.data() + m.sensor_adr[s];
-    switch (KindOf(m.sensor_type[s])) {
-      case GeomSensorKind::kDistance:
+    switch (m.sensor_dim[s]) {  // the kind, by its dimension (Check)
+      case 1:
         out[0] = dist;
         break;
-      case GeomSensorKind::kNormal: {
+      case 3: {
         double v[3] = {fromto[3] - fromto[0], fromto[4] - fromto[1], fromto[5] - fromto[2]};
         if (v[0] != 0 || v[1] != 0 || v[2] != 0) math::Normalize3(v);
         for (int i = 0; i < 3; ++i) out[i] = v[i];
         break;
       }
-      case GeomSensorKind::kFromto:
+      case 6:
         for (int i = 0; i < 6; ++i) out[i] = fromto[i];
         break;
       default:

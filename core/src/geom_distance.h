@@ -33,8 +33,9 @@ const char* GeomDistanceRefusal(GeomType t1, GeomType t2);
 // witness point on g1 then the one on g2, zeros when none is below distmax. The distance is the
 // smallest of the contacts the pair's collider reports with margin distmax (the first of equal
 // ones); the points lie half of it before and after that contact's point along its normal.
+// `scratch` holds kMaxContactsPerPair contacts for the collider to write.
 double GeomDistance(const Model& m, Data& d, const CollisionTable& table, int g1, int g2,
-                    double distmax, double fromto[6]);
+                    double distmax, double fromto[6], Contact* scratch);
 
 // The "geomdistance" Sensor: distance (1 value), normal (3) and fromto (6) sensors, position
 // stage. Object and reference are each a geom or a body (all the body's own geoms); the values

@@ -50,29 +50,18 @@ int UniteRowTrees(const Model& m, const Data& d, bool sparse, int i, int* parent
         }
       }
     };
-    const ConstraintType type = d.efc_type[i];
-    const bool contact = type == ConstraintType::kContactFrictionless ||
-                         type == ConstraintType::kContactPyramidal ||
-                         type == ConstraintType::kContactElliptic;
-    if (contact && d.contact[d.efc_id[i]].geom1 >= 0 && d.contact[d.efc_id[i]].geom2 >= 0) {
+    const Contact* c = IsContactRow(d.efc_type[i]) ? &d.contact[d.efc_id[i]] : nullptr;
+    if (c && c->geom1 >= 0 && c->geom2 >= 0) {
       // a contact row is nonzero only in the chains of its two geoms' bodies, i.e. in their
       // trees: only those are scanned, in increasing order as below (the same visits)
-      const Contact& c = d.contact[d.efc_id[i]];
-      int ta = m.body_treeid[m.geom_bodyid[c.geom1]], tb = m.body_treeid[m.geom_bodyid[c.geom2]];
+      int ta = m.body_treeid[m.geom_bodyid[c->geom1]];
+      int tb = m.body_treeid[m.geom_bodyid[c->geom2]];
       if (ta > tb) std::swap(ta, tb);
       if (ta >= 0) visit_tree(ta);
       if (tb >= 0 && tb != ta) visit_tree(tb);
       return first;
     }
-    for (int t = 0; t < m.ntree; ++t) {
-      const int adr = m.tree_dofadr[t];
-      for (int k = adr; k < adr + m.tree_dofnum[t]; ++k) {
-        if (row[k] != 0) {
-          visit(k);
-          break;
-        }
-      }
-    }
+    for (int t = 0; t < m.ntree; ++t) visit_tree(t);
   }
   return first;
 }

@@ -152,10 +152,7 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
     const int g = rows[r];
     type[r] = full.type[g];
     id[r] = full.id[g];
-    const bool contact = type[r] == ConstraintType::kContactFrictionless ||
-                         type[r] == ConstraintType::kContactPyramidal ||
-                         type[r] == ConstraintType::kContactElliptic;
-    if (!contact) continue;
+    if (!IsContactRow(type[r])) continue;
     const Contact& src = full.contact[id[r]];
     if (src.efc_address == g) {  // the contact's first row: the contact joins the island
       d.island_contact[ncon] = src;

@@ -131,6 +131,9 @@ void PassiveForces(const Model& m, Data& d) {
   // drag and viscosity of the medium (option density, viscosity, wind)
   FluidForces(m, d);
 
+  // the attraction half of contact adhesion; the other half, the rows' reference-acceleration
+  // shift (constraint_assembly.cc), applies even with spring and damper disabled, when this
+  // function returns early: MuJoCo 3.12.1 does the same (measured bit for bit)
   if (!m.geom_adhesion.empty() || !m.pair_adhesion.empty()) ContactAdhesion(m, d);
 }
 

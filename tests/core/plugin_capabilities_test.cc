@@ -107,6 +107,27 @@ TEST(PluginParams, DeclaredDefaultsAreReadAndParsed) {
   EXPECT_THROW(params.GetDouble("undeclared"), Error);
 }
 
+// A keyword parameter (pgs `sweeps`, rk4 `warmstart`): its index among the choices, or an error
+// naming the parameter and every choice.
+TEST(PluginParams, KeywordIsOneOfTheChoices) {
+  const ParamSpec specs[] = {{"mode", ParamType::kString, "auto", "a keyword"}};
+  Params params("solver 'test' parameters");
+  params.Declare(ParamList(specs));
+  EXPECT_EQ(params.GetChoice("mode", {"auto", "fast", "slow"}), 0);
+  params.Set("mode", "slow");
+  EXPECT_EQ(params.GetChoice("mode", {"auto", "fast", "slow"}), 2);
+  params.Set("mode", "quick");
+  try {
+    params.GetChoice("mode", {"auto", "fast", "slow"});
+    FAIL() << "'quick' is not a choice";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "solver 'test' parameters 'mode': 'quick' is not one of auto, fast, slow"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(PluginParams, EveryShippedDefaultParsesAsItsType) {
   PluginRegistry registry;
   int checked = 0;

@@ -82,6 +82,28 @@ struct Case {
 
 class SoftConstraint : public ::testing::TestWithParam<Case> {};
 
+// A point, a moved point and a direction along which the primal line search works: dir, M dir
+// and J dir (Project fills the last two from dir), and the arena its passes carve from.
+struct LineWork {
+  Arena arena;
+  PrimalPoint pt, moved;
+  std::vector<double> dir, Mdir, Jdir;
+
+  explicit LineWork(const ConstraintProblem& p) : dir(p.nv), Mdir(p.nv), Jdir(p.nefc) {
+    arena.Reserve(64 * static_cast<std::size_t>(p.nv + p.nefc + 1));
+    pt.Allocate(p, arena);
+    moved.Allocate(p, arena);
+  }
+  void Project(const ConstraintProblem& p) {
+    p.M->MulM(dir.data(), Mdir.data());
+    MulJ(p, dir.data(), Jdir.data());
+  }
+  // the cost decrease from pt to pt + step dir
+  double Decrease(const ConstraintProblem& p, double step) {
+    return PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), step, arena);
+  }
+};
+
 TEST_P(SoftConstraint, ForceIsMinusTheCostGradient) {
   const Case c = GetParam();
   ProblemAt at(c.model, c.cone, c.steps);
@@ -210,12 +232,13 @@ TEST_P(SoftConstraint, RowCurvatureIsTheDirectionalSecondDerivative) {
   EXPECT_GT(checked, 30);
 }
 
-// PrimalLineSearch (primal.cc; its trial points are evaluated in fused passes, elliptic
-// contacts with their cone constants computed once per line search) returns the minimizer of the cost along the direction: from points whose rows
-// sit on every piece, along the steepest descent -grad, the cost decrease at the returned step
-// (PrimalDecrease, exact to round-off) is larger than at 0.9x, 0.99x, 1.01x and 1.1x the step,
-// and the slope there, dir' grad(x + a dir), is zero up to round-off relative to the slope at 0
-// (or changes sign across a, when the minimizer sits on a kink of the piecewise cost).
+// PrimalLineSearch (primal.cc; its trial points are evaluated in fused passes, elliptic contacts
+// with their cone constants computed once per line search) returns the minimizer of the cost along
+// the direction: from points whose rows sit on every piece, along the steepest descent -grad, the
+// cost decrease at the returned step (PrimalDecrease, exact to round-off) is larger than at 0.9x,
+// 0.99x, 1.01x and 1.1x the step, and the slope there, dir' grad(x + a dir), is zero up to
+// round-off relative to the slope at 0 (or changes sign across a, when the minimizer sits on a kink
+// of the piecewise cost).
 TEST_P(SoftConstraint, LineSearchStepMinimizesTheCostAlongTheDirection) {
   const Case c = GetParam();
   ProblemAt at(c.model, c.cone, c.steps);
@@ -223,27 +246,23 @@ TEST_P(SoftConstraint, LineSearchStepMinimizesTheCostAlongTheDirection) {
   const int nv = p.nv;
   std::mt19937_64 gen(5);
   std::normal_distribution<double> nd(0, 1);
-  Arena arena;
-  arena.Reserve(64 * static_cast<std::size_t>(nv + p.nefc + 1));
-  PrimalPoint pt, moved;
-  pt.Allocate(p, arena);
-  moved.Allocate(p, arena);
-  std::vector<double> dir(nv), Mdir(nv), Jdir(p.nefc);
+  LineWork w(p);
+  PrimalPoint &pt = w.pt, &moved = w.moved;
+  std::vector<double>& dir = w.dir;
   int checked = 0;
   for (int sample = 0; sample < 20; ++sample) {
     // a point around the unconstrained acceleration, with rows on both sides of their kinks
     for (int i = 0; i < nv; ++i) pt.x[i] = p.qacc_smooth[i] + 3 * nd(gen);
     EvaluatePrimal(p, pt);
     for (int i = 0; i < nv; ++i) dir[i] = -pt.grad[i];
-    p.M->MulM(dir.data(), Mdir.data());
-    MulJ(p, dir.data(), Jdir.data());
-    const double a = PrimalLineSearch(p, pt, dir.data(), Mdir.data(), Jdir.data(), arena);
+    w.Project(p);
+    const double a =
+        PrimalLineSearch(p, pt, dir.data(), w.Mdir.data(), w.Jdir.data(), w.arena);
     ASSERT_GT(a, 0) << c.model << " sample " << sample;
-    const double best = PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), a, arena);
+    const double best = w.Decrease(p, a);
     EXPECT_GT(best, 0);
     for (double factor : {0.9, 0.99, 1.01, 1.1}) {
-      const double other =
-          PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), factor * a, arena);
+      const double other = w.Decrease(p, factor * a);
       EXPECT_GE(best, other - 1e-12 * best) << c.model << " sample " << sample << " x" << factor;
     }
     auto slope_at = [&](double step) {
@@ -274,12 +293,9 @@ TEST_P(SoftConstraint, DecreaseIsTheDifferenceOfTheCosts) {
   const int nv = p.nv;
   std::mt19937_64 gen(11);
   std::normal_distribution<double> nd(0, 1);
-  Arena arena;
-  arena.Reserve(64 * static_cast<std::size_t>(nv + p.nefc + 1));
-  PrimalPoint pt, moved;
-  pt.Allocate(p, arena);
-  moved.Allocate(p, arena);
-  std::vector<double> dir(nv), Mdir(nv), Jdir(p.nefc);
+  LineWork w(p);
+  PrimalPoint &pt = w.pt, &moved = w.moved;
+  std::vector<double>& dir = w.dir;
   int zone_changes = 0, cone_rows = 0;
   for (int sample = 0; sample < 20; ++sample) {
     // half the points near the solution (contacts active, elliptic ones on their cone surface),
@@ -293,14 +309,13 @@ TEST_P(SoftConstraint, DecreaseIsTheDifferenceOfTheCosts) {
       cone_rows += pt.state[i] == static_cast<int>(ConstraintState::kCone);
     }
     for (int i = 0; i < nv; ++i) dir[i] = nd(gen);
-    p.M->MulM(dir.data(), Mdir.data());
-    MulJ(p, dir.data(), Jdir.data());
+    w.Project(p);
     for (double step : {0.01, 0.1, 0.3, 2.0}) {
-      const double decrease =
-          PrimalDecrease(p, pt, dir.data(), Mdir.data(), Jdir.data(), step, arena);
+      const double decrease = w.Decrease(p, step);
       for (int i = 0; i < nv; ++i) moved.x[i] = pt.x[i] + step * dir[i];
       EvaluatePrimal(p, moved);
-      EXPECT_NEAR(decrease, pt.cost - moved.cost, 1e-10 * (std::fabs(pt.cost) + std::fabs(moved.cost)))
+      EXPECT_NEAR(decrease, pt.cost - moved.cost,
+                  1e-10 * (std::fabs(pt.cost) + std::fabs(moved.cost)))
           << c.model << " sample " << sample << " step " << step;
       for (int i = 0; i < p.nefc; ++i) zone_changes += pt.state[i] != moved.state[i];
     }

@@ -36,6 +36,12 @@ inline bool IsOneSidedRow(ConstraintType type) {
          type == ConstraintType::kContactFrictionless || type == ConstraintType::kContactPyramidal;
 }
 
+// Rows of a contact, of any cone.
+inline bool IsContactRow(ConstraintType type) {
+  return type == ConstraintType::kContactFrictionless ||
+         type == ConstraintType::kContactPyramidal || type == ConstraintType::kContactElliptic;
+}
+
 // Friction-loss rows (dof or tendon): force bounded by +-frictionloss.
 inline bool IsFrictionLossRow(ConstraintType type) {
   return type == ConstraintType::kFrictionDof || type == ConstraintType::kFrictionTendon;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -63,6 +64,9 @@ class GAUSS_API Params {
   int GetInt(const std::string& key) const;
   bool GetBool(const std::string& key) const;
   std::string GetString(const std::string& key) const;
+  // The index of a declared keyword parameter's value in `choices`; throws gauss::Error naming
+  // the choices when it is none of them.
+  int GetChoice(const std::string& key, std::initializer_list<const char*> choices) const;
 
   // Attaches the plugin's declaration (kept by pointer: entries live as long as their library).
   void Declare(ParamList declared) { declared_ = declared; }

@@ -95,7 +95,8 @@ void CameraProjection(const Model& m, const Data& d, int cam, const double* poin
 // y = (height / 2 - row - 1/2) / f, f = height / (2 tan(fovy / 2)); an orthographic camera's
 // rays all point along -z, starting in the camera's plane at (x, y, 0), x = (col + 1/2 - width /
 // 2) fovy / width, y = (height / 2 - row - 1/2) fovy / height: the image covers fovy x fovy
-// (length units) whatever its aspect, as in MuJoCo 3.12. Cameras with a sensor size (focal, principal point) are not handled: false.
+// (length units) whatever its aspect, as in MuJoCo 3.12. Cameras with a sensor size (either
+// entry nonzero: focal length and principal point) are not handled: false.
 bool CameraPixelRay(const Model& m, const Data& d, int cam, int col, int row, double origin[3],
                     double dir[3]);
 

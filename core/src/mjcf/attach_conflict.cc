@@ -59,17 +59,13 @@ const SizeSetting kSizeSettings[] = {
     {"nuser_body", -1},    {"nuser_jnt", -1},     {"nuser_geom", -1},    {"nuser_site", -1},
     {"nuser_cam", -1},     {"nuser_tendon", -1},  {"nuser_actuator", -1}, {"nuser_sensor", -1}};
 
-// MuJoCo's disable flags (2.2.2's passive, 3.12's others); every other flag is an enable flag
+// MuJoCo's disable flags: Gauss's disable bits (kDisableNames: 2.2.2's and 3.12's) and the 3.12
+// disable flags that are enable bits or no bits in Gauss; every other flag is an enable flag
 bool IsDisableFlag(const std::string& name) {
-  static const char* const kNames[] = {
-      "constraint", "equality", "frictionloss", "limit",     "contact",  "passive",
-      "spring",     "damper",   "gravity",      "clampctrl", "warmstart", "filterparent",
-      "actuation",  "refsafe",  "sensor",       "midphase",  "eulerdamp", "autoreset",
-      "nativeccd",  "island"};
-  for (const char* n : kNames) {
+  for (const char* n : kDisableNames) {
     if (name == n) return true;
   }
-  return false;
+  return name == "midphase" || name == "nativeccd" || name == "island";
 }
 
 // The last value a document writes for `attr` in its `section` elements, or null.

@@ -164,8 +164,7 @@ std::vector<XmlElement> TakeAttachedKeys(XmlElement* child, const std::string& p
       return v && v->find_first_not_of(" \t\r\n") != std::string::npos;
     };
     for (int j = 0; j < m.njnt; ++j) {
-      const int nq = (j + 1 < m.njnt ? m.jnt_qposadr[j + 1] : m.nq) - m.jnt_qposadr[j];
-      const int nv = (j + 1 < m.njnt ? m.jnt_dofadr[j + 1] : m.nv) - m.jnt_dofadr[j];
+      const int nq = JointNq(m.jnt_type[j]), nv = JointNv(m.jnt_type[j]);
       if (given(*h.joints[j], "qpos")) {
         joint_values[j].push_back(
             Format(id, "qpos", &m.key_qpos[k * m.nq + m.jnt_qposadr[j]], nq));
@@ -200,14 +199,17 @@ std::vector<XmlElement> TakeAttachedKeys(XmlElement* child, const std::string& p
     ReadString(key, "name", &name);
     char time[32];
     std::snprintf(time, sizeof time, "%.17g", m.key_time[k]);
-    made.attributes = {{"name", prefix + name}, {"time", time}, {kAttachedKeyId, std::to_string(id)}};
+    made.attributes = {
+        {"name", prefix + name}, {"time", time}, {kAttachedKeyId, std::to_string(id)}};
     out.push_back(std::move(made));
   }
   auto write = [](const std::vector<XmlElement*>& elements,
                   const std::vector<std::vector<std::string>>& values) {
     for (std::size_t i = 0; i < elements.size(); ++i) {
       DropKeyValues(elements[i]);
-      for (const std::string& v : values[i]) elements[i]->attributes.push_back({kAttachedKeyValue, v});
+      for (const std::string& v : values[i]) {
+        elements[i]->attributes.push_back({kAttachedKeyValue, v});
+      }
     }
   };
   write(h.joints, joint_values);

@@ -320,8 +320,7 @@ void FillAttachedKey(const CompileContext& c, int id, int k) {
   };
   const std::size_t kk = static_cast<std::size_t>(k);
   for (int j = 0; j < m.njnt; ++j) {
-    const int nq = (j + 1 < m.njnt ? m.jnt_qposadr[j + 1] : m.nq) - m.jnt_qposadr[j];
-    const int nv = (j + 1 < m.njnt ? m.jnt_dofadr[j + 1] : m.nv) - m.jnt_dofadr[j];
+    const int nq = JointNq(m.jnt_type[j]), nv = JointNv(m.jnt_type[j]);
     const JointSpec& js = *c.joints[j];
     put(js.key_values, "qpos", &m.key_qpos[kk * m.nq + m.jnt_qposadr[j]], nq, js.src);
     put(js.key_values, "qvel", &m.key_qvel[kk * m.nv + m.jnt_dofadr[j]], nv, js.src);

@@ -108,4 +108,15 @@ std::string Params::GetString(const std::string& key) const {
   return GetString(key, Spec(key).default_value);
 }
 
+int Params::GetChoice(const std::string& key, std::initializer_list<const char*> choices) const {
+  const std::string value = GetString(key);
+  std::string list;
+  int index = 0;
+  for (const char* choice : choices) {
+    if (value == choice) return index;
+    list += (index++ ? ", " : "") + std::string(choice);
+  }
+  throw Error(Where(*this, key) + ": '" + value + "' is not one of " + list);
+}
+
 }  // namespace gauss

@@ -57,10 +57,7 @@ struct Polytope {
 };
 
 int AddVertex(Polytope& pt, const MinkowskiPoint& p) {
-  MinkowskiPoint& v = pt.vert[pt.nvert];
-  Copy3(v.a, p.a);
-  Copy3(v.b, p.b);
-  Sub3(v.w, p.a, p.b);
+  pt.vert[pt.nvert] = p;
   return pt.nvert++;
 }
 
@@ -145,11 +142,7 @@ bool HoldsOrigin(const double* p0, const double* p1, const double* p2, const dou
 void RestartFromTriangle(Polytope& pt, CcdQuery& q, int v1, int v2, int v3) {
   q.nsimplex = 3;
   const int v[3] = {v1, v2, v3};
-  for (int i = 0; i < 3; ++i) {
-    Copy3(q.simplex[i].a, pt.vert[v[i]].a);
-    Copy3(q.simplex[i].b, pt.vert[v[i]].b);
-    Copy3(q.simplex[i].w, pt.vert[v[i]].w);
-  }
+  for (int i = 0; i < 3; ++i) q.simplex[i] = pt.vert[v[i]];
   pt.nface = 0;
   pt.nvert = 0;
 }
@@ -208,7 +201,7 @@ void Turn120(double r[9], const double axis[3]) {
 bool FromSegment(Polytope& pt, NativeShape& a, NativeShape& b, CcdQuery& q) {
   double axis[3];
   Sub3(axis, q.simplex[1].w, q.simplex[0].w);
-  double smallest = kFarAway;
+  double smallest = kMaxVal;
   int k = 0;
   for (int i = 0; i < 3; ++i) {
     if (std::fabs(axis[i]) < smallest) {

@@ -103,7 +103,7 @@ void NearestOnTriangle(double l[3], const double a[3], const double b[3], const 
   // the nearest of the edges whose opposite sub-area has the wrong sign
   const double* corner[3] = {a, b, c};
   const bool inside[3] = {in1, in2, in3};
-  double nearest = kFarAway;
+  double nearest = kMaxVal;
   bool first = true;
   for (int k = 0; k < 3; ++k) {
     if (inside[k]) continue;
@@ -136,7 +136,7 @@ void NearestOnTetrahedron(double l[4], const double a[3], const double b[3], con
   }
   // the nearest of the faces opposite a corner whose cofactor has the wrong sign
   const double* corner[4] = {a, b, c, d};
-  double nearest = kFarAway;
+  double nearest = kMaxVal;
   bool first = true;
   for (int k = 0; k < 4; ++k) {
     if (inside[k]) continue;
@@ -181,7 +181,7 @@ bool Polytopes(const NativeShape& a, const NativeShape& b) {
 }
 
 // Outward unit normal n of face (p, q, r) of a tetrahedron, and the face's signed distance to
-// the origin along it; kFarAway when the face is degenerate.
+// the origin along it; kMaxVal when the face is degenerate.
 double FaceDistance(double n[3], const MinkowskiPoint& p, const MinkowskiPoint& q,
                     const MinkowskiPoint& r) {
   double pr[3], pq[3];
@@ -189,11 +189,11 @@ double FaceDistance(double n[3], const MinkowskiPoint& p, const MinkowskiPoint& 
   Sub3(pq, q.w, p.w);
   Cross3(n, pr, pq);
   const double n2 = Dot3(n, n);
-  if (n2 > kMinVal * kMinVal && n2 < kFarAway * kFarAway) {
+  if (n2 > kMinVal * kMinVal && n2 < kMaxVal * kMaxVal) {
     Scale3(n, n, 1 / std::sqrt(n2));
     return Dot3(n, p.w);
   }
-  return kFarAway;
+  return kMaxVal;
 }
 
 // The intersection test on the tetrahedron q.simplex: 1 intersecting (q.simplex then holds the
@@ -326,30 +326,24 @@ void Gjk(NativeShape& a, NativeShape& b, CcdQuery& q) {
       if (k == 0) n = 1;
       break;
     }
-    if (!want_distance) {
-      if (Dot3(x, w) > 0) {  // a separating plane: no contact
-        q.iterations = k;
-        q.nsimplex = 0;
-        q.found = false;
-        q.dist = kFarAway;
-        return;
-      }
-    } else if (q.cutoff < kFarAway) {
-      const double xw = Dot3(x, w), xx = Dot3(x, x);
-      if (Dot3(x, w) > 0 && xw * xw / xx >= cutoff2) {  // farther apart than the cutoff
-        q.iterations = k;
-        q.nsimplex = 0;
-        q.found = false;
-        q.dist = kFarAway;
-        return;
-      }
+    // a separating plane (no contact wanted), or farther apart than the cutoff
+    const double xw = Dot3(x, w);
+    const bool apart = want_distance
+                           ? q.cutoff < kMaxVal && xw > 0 && xw * xw / Dot3(x, x) >= cutoff2
+                           : xw > 0;
+    if (apart) {
+      q.iterations = k;
+      q.nsimplex = 0;
+      q.found = false;
+      q.dist = kMaxVal;
+      return;
     }
     if (n == 3 && test_intersection) {
       q.iterations = k;
       const int hit = IntersectTest(a, b, q);
       if (hit != -1) {
         q.found = false;
-        q.dist = hit > 0 ? 0 : kFarAway;
+        q.dist = hit > 0 ? 0 : kMaxVal;
         return;
       }
       k = q.iterations;

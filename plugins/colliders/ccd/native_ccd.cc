@@ -38,7 +38,7 @@ void Inflate(CcdQuery& q, double r_a, double r_b) {
 
 // (geoms, margin, q settings) => (q)
 double NativeCollide(const Model& m, const ConvexGeom& ga, const ConvexGeom& gb, double margin,
-                     bool want_depth, CcdQuery& q) {
+                     CcdQuery& q) {
   NativeShape a = MakeNativeShape(m, ga, margin), b = MakeNativeShape(m, gb, margin);
   Copy3(q.a, ga.pos);
   Copy3(q.b, gb.pos);
@@ -60,13 +60,8 @@ double NativeCollide(const Model& m, const ConvexGeom& ga, const ConvexGeom& gb,
     q.cutoff = cutoff;
     if (q.dist > 0) {  // the cores are apart: exact
       Inflate(q, r_a, r_b);
-      if (q.dist > cutoff) q.dist = kFarAway;
+      if (q.dist > cutoff) q.dist = kMaxVal;
       return q.dist;
-    }
-    if (!want_depth) {
-      q.found = false;
-      q.dist = 0;
-      return 0;
     }
     // the cores touch: start again with the full shapes
     a.core = b.core = Core::kGeom;
@@ -77,7 +72,6 @@ double NativeCollide(const Model& m, const ConvexGeom& ga, const ConvexGeom& gb,
   }
 
   Gjk(a, b, q);
-  if (!want_depth) return q.dist;
   if (q.dist <= q.tolerance && q.nsimplex > 1) {
     q.dist = 0;  // touching unless EPA finds a depth
     if (!Epa(a, b, q)) {
@@ -95,7 +89,7 @@ int NativeContact(const Model& m, const ConvexGeom& a, const ConvexGeom& b, doub
   q.max_iterations = m.opt.ccd_iterations;
   q.tolerance = m.opt.ccd_tolerance;
   q.cutoff = 0;
-  const double dist = NativeCollide(m, a, b, margin, true, q);
+  const double dist = NativeCollide(m, a, b, margin, q);
   if (!(dist < 0)) return 0;
   Contact& c = *out;
   c.dist = margin + dist;
@@ -116,7 +110,7 @@ double GeomDistance(const Model& m, const Data& d, int g1, int g2, double cutoff
   q.max_iterations = m.opt.ccd_iterations;
   q.tolerance = m.opt.ccd_tolerance;
   q.cutoff = cutoff;
-  const double dist = NativeCollide(m, a, b, 0, true, q);
+  const double dist = NativeCollide(m, a, b, 0, q);
   if (!q.found || dist >= cutoff) return cutoff;
   Copy3(fromto, q.a);
   Copy3(fromto + 3, q.b);

@@ -57,9 +57,6 @@ struct CcdQuery {
   int iterations = 0;       // GJK iterations used so far
 };
 
-// Sentinel distance of shapes farther apart than the cutoff (MuJoCo's mjMAXVAL).
-inline constexpr double kFarAway = 1e10;
-
 // Geometry shared by GJK and EPA (gjk.cc). Origin projected on the plane of triangle (a, b, c):
 // r; true when the triangle is degenerate (no projection). (a, b, c) => (r)
 bool ProjectOriginOnPlane(double r[3], const double a[3], const double b[3], const double c[3]);
@@ -80,10 +77,10 @@ bool Epa(NativeShape& a, NativeShape& b, CcdQuery& q);
 
 // Penetration or distance of two convex geoms as MuJoCo 3.12's native collider computes it:
 // spheres and capsules first by their cores (exact for shallow contacts), GJK, then EPA when
-// the shapes intersect (skipped when want_depth is false). Returns q.dist (kFarAway beyond the
-// cutoff). (geoms, margin, settings) => (q)
+// the shapes intersect. Returns q.dist (kMaxVal, gauss/types.h, beyond the cutoff).
+// (geoms, margin, settings) => (q)
 double NativeCollide(const Model& m, const ConvexGeom& a, const ConvexGeom& b, double margin,
-                     bool want_depth, CcdQuery& q);
+                     CcdQuery& q);
 
 // One contact of two convex geoms by GJK/EPA (the nativeccd flag): dist = margin - depth,
 // normal from a to b through the witness points, position midway between them.

@@ -91,7 +91,8 @@ class EulerIntegrator : public Integrator {
  private:
   // (model, parameter) => whether the step solves with M + h diag(damping): some dof is damped,
   // and neither the parameter nor MuJoCo 3.x's <flag eulerdamp="disable"/> turns it off, nor
-  // 3.x's damper flag (no damping at all)
+  // 3.x's damper flag (no damping at all). The damper bit itself, not DampersDisabled(): 2.2.2's
+  // passive flag removes the damping force but keeps this damped step, as MuJoCo 2.2.2 does.
   bool DampsImplicitly(const Model& m) const {
     if (!implicit_damping_ || m.opt.Disabled(kDisableEulerdamp) ||
         m.opt.Disabled(kDisableDamper)) {

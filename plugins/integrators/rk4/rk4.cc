@@ -58,17 +58,7 @@ struct Work {
 class Rk4Integrator : public Integrator {
  public:
   void Configure(const Params& params) override {
-    const std::string warmstart = params.GetString("warmstart");
-    if (warmstart == "auto") {
-      warmstart_ = Warmstart::kAuto;
-    } else if (warmstart == "stage") {
-      warmstart_ = Warmstart::kStage;
-    } else if (warmstart == "step") {
-      warmstart_ = Warmstart::kStep;
-    } else {
-      throw Error("integrator 'rk4' parameter 'warmstart': '" + warmstart +
-                  "' is not one of auto, stage, step");
-    }
+    warmstart_ = static_cast<Warmstart>(params.GetChoice("warmstart", {"auto", "stage", "step"}));
   }
 
   // DoIntegrate carves the same blocks (the stages' forward passes take the kernel's and the
@@ -107,7 +97,9 @@ class Rk4Integrator : public Integrator {
     std::copy(d.act.begin(), d.act.end(), act0);
     const bool warm_from_step = warmstart_ == Warmstart::kStep ||
                                 (warmstart_ == Warmstart::kAuto && m.opt.Enabled(kEnableIsland));
-    std::copy(d.qacc_warmstart.begin(), d.qacc_warmstart.end(), w.warmstart0);
+    if (warm_from_step) {
+      std::copy(d.qacc_warmstart.begin(), d.qacc_warmstart.end(), w.warmstart0);
+    }
 
     // stage 1: the evaluation at the current state
     std::copy(d.qvel.begin(), d.qvel.end(), vel[0]);

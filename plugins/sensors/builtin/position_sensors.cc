@@ -121,6 +121,8 @@ void Rangefinder(const Model& m, const Data& d, int s, double* out) {
   const int width = m.cam_resolution[2 * id], height = m.cam_resolution[2 * id + 1];
   for (int row = 0; row < height; ++row) {
     for (int col = 0; col < width; ++col) {
+      // always posed: the compiler refuses rangefinders on cameras with a sensorsize, the one
+      // case CameraPixelRay does not handle
       double origin[3], dir[3];
       CameraPixelRay(m, d, id, col, row, origin, dir);
       out = RangefinderRay(m, d, fields, origin, dir, m.cam_bodyid[id],

@@ -18,14 +18,15 @@ T* Take(Arena& arena, int n) {
   return reinterpret_cast<T*>(arena.Doubles(doubles));
 }
 
-bool IsContactRow(ConstraintType t) {
+// Rows of a contact with friction (pyramidal or elliptic; frictionless ones are plain rows here).
+bool IsFrictionalContactRow(ConstraintType t) {
   return t == ConstraintType::kContactPyramidal || t == ConstraintType::kContactElliptic;
 }
 
 // Rows of one kernel row's constraint in the ip formulation (0 for the non-first rows of a
 // contact, which the first row stands for).
 int RowsOf(const ConstraintProblem& p, int i) {
-  if (!IsContactRow(p.type[i])) return 1;
+  if (!IsFrictionalContactRow(p.type[i])) return 1;
   const Contact& c = p.contact[p.id[i]];
   return c.efc_address == i ? c.dim : 0;
 }
@@ -106,7 +107,7 @@ void IpRows::Build(const ConstraintProblem& p, Arena& arena) {
     const ConstraintType t = p.type[i];
     if (RowsOf(p, i) == 0) continue;
     const double one = 1;
-    if (!IsContactRow(t)) {
+    if (!IsFrictionalContactRow(t)) {
       set_row(r, i, i, 1, &one);
       src_[r] = i;
       type[r] = ConstraintType::kEquality;
@@ -218,7 +219,7 @@ void ForEachRowCombination(const ConstraintProblem& p, const int* src, int n,
   for (int r = 0; r < n;) {
     const int i = src[r];
     const ConstraintType t = p.type[i];
-    if (!IsContactRow(t)) {
+    if (!IsFrictionalContactRow(t)) {
       visit(r, i, 1.0, -1, 0.0);
       ++r;
       continue;
@@ -256,7 +257,7 @@ void IpRows::ForceTranspose(const ConstraintProblem& p, const double* kernel,
   for (int r = 0; r < n;) {
     const int i = src_[r];
     const ConstraintType t = p.type[i];
-    if (!IsContactRow(t)) {
+    if (!IsFrictionalContactRow(t)) {
       rows[r] = kernel[i];
       ++r;
       continue;

@@ -35,17 +35,7 @@ class PgsSolver : public ConstraintSolver {
  public:
   void Configure(const Params& params) override {
     exact_blocks_ = params.GetBool("exact_blocks");
-    const std::string sweeps = params.GetString("sweeps");
-    if (sweeps == "auto") {
-      sweeps_ = Sweeps::kAuto;
-    } else if (sweeps == "ordered") {
-      sweeps_ = Sweeps::kOrdered;
-    } else if (sweeps == "shuffled") {
-      sweeps_ = Sweeps::kShuffled;
-    } else {
-      throw Error("solver 'pgs' parameter 'sweeps': '" + sweeps +
-                  "' is not one of auto, ordered, shuffled");
-    }
+    sweeps_ = static_cast<Sweeps>(params.GetChoice("sweeps", {"auto", "ordered", "shuffled"}));
   }
 
   // The dual problem, held through the solve; on top of it, in turn, the warmstart's jar

@@ -15,23 +15,21 @@
 
 #include <mujoco/mujoco.h>
 
+#include "contact_record.h"
+
 int main(int argc, char** argv) {
   if (argc != 5) {
     std::fprintf(stderr, "usage: %s MODEL.xml COUNT SEED REACH\n", argv[0]);
     return 2;
   }
-  char error[1000] = "";
-  mjModel* m = mj_loadXML(argv[1], nullptr, error, sizeof error);
-  if (!m || m->nq != 14) {
-    std::fprintf(stderr, "%s: %s (expected two free bodies)\n", argv[1], error);
-    return 1;
-  }
+  mjData* d = nullptr;
+  mjModel* m = LoadTwoFreeBodies(argv[1], &d);
+  if (!m) return 1;
   const int count = std::atoi(argv[2]);
   const double reach = std::atof(argv[4]);
-  mjData* d = mj_makeData(m);
   std::mt19937_64 gen(std::strtoull(argv[3], nullptr, 10));
   std::uniform_real_distribution<double> u(-1, 1);
-  std::printf("kind,pose,ncon,qpos0..13 | kind,pose,dist,pos0,pos1,pos2,normal0,normal1,normal2\n");
+  PrintContactHeader();
   for (int pose = 0; pose < count; ++pose) {
     mj_resetData(m, d);
     double dir[3] = {u(gen), u(gen), u(gen)};
@@ -46,14 +44,7 @@ int main(int argc, char** argv) {
     }
     mj_kinematics(m, d);
     mj_collision(m, d);
-    std::printf("pose,%d,%d", pose, d->ncon);
-    for (int i = 0; i < m->nq; ++i) std::printf(",%.17g", d->qpos[i]);
-    std::printf("\n");
-    for (int c = 0; c < d->ncon; ++c) {
-      const mjContact& con = d->contact[c];
-      std::printf("contact,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", pose, con.dist,
-                  con.pos[0], con.pos[1], con.pos[2], con.frame[0], con.frame[1], con.frame[2]);
-    }
+    PrintPoseContacts(m, d, pose);
   }
   mj_deleteData(d);
   mj_deleteModel(m);
