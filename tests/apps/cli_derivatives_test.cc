@@ -230,10 +230,11 @@ TEST(CliTrajopt, GoalConstraintMeetsTheGoalWhereThePenaltyStopsShort) {
 // The Dojo paper's hopper (Table III): Raibert's hopper (models/trajopt/raibert_hopper.xml) hops
 // 0.5 m forward in 1 s with the goal pose as a hard constraint, as shipped in
 // config/trajopt/raibert_hop.yaml ((a) newton + fd, h = 0.01) and raibert_hop_ip.yaml ((b) ip +
-// implicit gradients, h = 0.05). Both must meet the constraint's 1e-3 (measured: 5.0e-4 after 150
-// passes and 9.9e-4 after 75) and get there by a hop: the foot leaves the ground by more than
-// 2 cm (measured: 3.2 cm and 5.1 cm), where shuffling on the ground would keep it at 5 cm, its
-// radius. The shipped files run unchanged (measured on the loaded 2-core machine: 9 s and 4 s).
+// implicit gradients, h = 0.05). Both must meet the constraint's 1e-3 (measured: 3.9e-4 after 98
+// passes and 9.9e-4 after 75) and get there by a hop: the foot centre rises more than 2 cm above
+// its resting height, its 5 cm radius (measured: 9.3 cm and 5.1 cm), where leaning and shuffling
+// on the ground would keep it there. The shipped files run unchanged (measured on the loaded
+// 2-core machine: 4.4 s and 2.7 s).
 TEST(CliTrajopt, RaibertHopperHopsToItsGoalPose) {
   for (const std::string name : {"raibert_hop", "raibert_hop_ip"}) {
     const std::string problem = std::string(GAUSS_SOURCE_DIR) + "/config/trajopt/" + name + ".yaml";
