@@ -228,13 +228,13 @@ TEST(CliTrajopt, GoalConstraintMeetsTheGoalWhereThePenaltyStopsShort) {
 }
 
 // The Dojo paper's hopper (Table III): Raibert's hopper (models/trajopt/raibert_hopper.xml) hops
-// 0.5 m forward in 1 s with the goal pose as a hard constraint, as shipped in
-// config/trajopt/raibert_hop.yaml ((a) newton + fd, h = 0.01) and raibert_hop_ip.yaml ((b) ip +
-// implicit gradients, h = 0.05). Both must meet the constraint's 1e-3 (measured: 3.9e-4 after 98
-// passes and 9.9e-4 after 75) and get there by a hop: the foot centre rises more than 2 cm above
-// its resting height, its 5 cm radius (measured: 9.3 cm and 5.1 cm), where leaning and shuffling
-// on the ground would keep it there. The shipped files run unchanged (measured on the loaded
-// 2-core machine: 4.4 s and 2.7 s).
+// 0.5 m forward in 1 s and ends at rest in its standing pose, the whole terminal state a hard
+// constraint, as shipped in config/trajopt/raibert_hop.yaml ((a) newton + fd, h = 0.01) and
+// raibert_hop_ip.yaml ((b) ip + implicit gradients, h = 0.05). Both must meet the constraint's
+// 1e-3 (measured: 2.3e-4 after 110 passes and 5.8e-5 after 100) and get there by a hop: the foot
+// centre rises more than 2 cm above its resting height, its 5 cm radius (measured: 20 cm and
+// 5.1 cm), where leaning and shuffling on the ground would keep it there. The shipped files run
+// unchanged (measured on the loaded 2-core machine: 6.6 s and 5.2 s).
 TEST(CliTrajopt, RaibertHopperHopsToItsGoalPose) {
   for (const std::string name : {"raibert_hop", "raibert_hop_ip"}) {
     const std::string problem = std::string(GAUSS_SOURCE_DIR) + "/config/trajopt/" + name + ".yaml";
@@ -249,6 +249,9 @@ TEST(CliTrajopt, RaibertHopperHopsToItsGoalPose) {
     const double goal[8] = {0.5, 0, 0.55, 1, 0, 0, 0, 0};
     for (int i = 0; i < 8; ++i) {
       EXPECT_NEAR(traj.At(last, "qpos" + std::to_string(i)), goal[i], 1e-3) << name << " qpos" << i;
+    }
+    for (int i = 0; i < 7; ++i) {  // at rest
+      EXPECT_NEAR(traj.At(last, "qvel" + std::to_string(i)), 0.0, 1e-3) << name << " qvel" << i;
     }
     // the foot centre's height: body height minus the leg (0.5 m + extension) along the body's
     // z axis, whose vertical component is 1 - 2 (qx^2 + qy^2)
