@@ -81,6 +81,9 @@ constexpr int kMaxHessianRun = 16;
 // its m terms in row order. Kept < 0: m is known only at run time; Kept = m: the compiler
 // unrolls the rows (a pyramidal contact's 4, or fewer while some rows are not quadratic) and
 // holds their weights and row pointers in registers, for the same sums bit for bit.
+// Two entries t, t + 1 of the run whose columns are adjacent (a body's dofs are) are added as a
+// pair: each still takes its own terms in row order, and the compiler can do both in one vector
+// operation per row.
 template <int Kept>
 void AddRunBlock(int m, int n, const int* cols, const double* const* values, const double* D,
                  int nv, double* H) {
@@ -89,11 +92,28 @@ void AddRunBlock(int m, int n, const int* cols, const double* const* values, con
     double* Ha = H + static_cast<long>(cols[q]) * nv;
     double wu[kMaxHessianRun];
     for (int r = 0; r < rows; ++r) wu[r] = D[r] * values[r][q];
-    for (int t = 0; t <= q; ++t) {
+    auto add_one = [&](int t) {
       double h = Ha[cols[t]];
       for (int r = 0; r < rows; ++r) h += wu[r] * values[r][t];
       Ha[cols[t]] = h;
+    };
+    int t = 0;
+    for (; t < q; t += 2) {  // t + 1 <= q
+      if (cols[t + 1] != cols[t] + 1) {
+        add_one(t);
+        add_one(t + 1);
+        continue;
+      }
+      double* h = Ha + cols[t];
+      double h0 = h[0], h1 = h[1];
+      for (int r = 0; r < rows; ++r) {
+        h0 += wu[r] * values[r][t];
+        h1 += wu[r] * values[r][t + 1];
+      }
+      h[0] = h0;
+      h[1] = h1;
     }
+    if (t == q) add_one(t);
   }
 }
 
