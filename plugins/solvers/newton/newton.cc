@@ -18,11 +18,7 @@
 namespace gauss {
 namespace {
 
-// A dense Jacobian's nonzeros as CSR rows (columns increasing) taken from `arena`: the
-// products with J and the Hessian's row products then touch only them (a contact row of a
-// stack of free boxes has 6 or 12 of 30 columns, a humanoid's about 12 of 27) for one scan of J
-// per solve. The sums are the dense loops' without their zero terms.
-// True when a and b are both zero (+0 or -0): one test for two entries of J.
+// True when a[0] and a[1] are both zero (+0 or -0): one test for two entries of J.
 inline bool BothZero(const double* a) {
   std::uint64_t u, v;
   std::memcpy(&u, a, sizeof u);
@@ -30,6 +26,10 @@ inline bool BothZero(const double* a) {
   return ((u | v) << 1) == 0;  // the sign bits shifted out
 }
 
+// A dense Jacobian's nonzeros as CSR rows (columns increasing) taken from `arena`: the
+// products with J and the Hessian's row products then touch only them (a contact row of a
+// stack of free boxes has 6 or 12 of 30 columns, a humanoid's about 12 of 27) for one scan of J
+// per solve. The sums are the dense loops' without their zero terms.
 ConstraintProblem SparseRowsView(const ConstraintProblem& p, Arena& arena) {
   ConstraintProblem view = p;
   // sizes and J in locals: the stores below may alias p's fields as far as the compiler knows
