@@ -228,8 +228,16 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
     std::copy(vals, vals + nnz, d.efc_J.begin() + adr);
   } else {
     double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
-    std::fill(row, row + m.nv, 0.0);
-    for (int k = 0; k < nnz; ++k) row[cols[k]] = vals[k];
+    // increasing columns spanning nnz: one block (a contact between adjacent trees, a single
+    // body's chain), copied between two runs of zeros instead of zeroed and then scattered
+    if (nnz > 0 && cols[nnz - 1] - cols[0] == nnz - 1) {
+      std::fill(row, row + cols[0], 0.0);
+      std::copy(vals, vals + nnz, row + cols[0]);
+      std::fill(row + cols[0] + nnz, row + m.nv, 0.0);
+    } else {
+      std::fill(row, row + m.nv, 0.0);
+      for (int k = 0; k < nnz; ++k) row[cols[k]] = vals[k];
+    }
   }
   ++d.nefc;
   d.efc_type[i] = type;

@@ -76,6 +76,47 @@ void AddRowProduct(const ConstraintProblem& p, int row_u, int row_v, double w, d
 // The longest run of rows AddQuadraticRun takes at once; longer runs go row by row.
 constexpr int kMaxHessianRun = 16;
 
+// The lower triangle of one run's block of H += sum_r (D_r v_r) v_r' for the m rows r of
+// values[r] (n entries each, at the columns cols), their weights D_r in D. Each entry takes
+// its m terms in row order. Kept < 0: m is known only at run time; Kept = m: the compiler
+// unrolls the rows (a pyramidal contact's 4, or fewer while some rows are not quadratic) and
+// holds their weights and row pointers in registers, for the same sums bit for bit.
+// Two entries t, t + 1 of the run whose columns are adjacent (a body's dofs are) are added as a
+// pair: each still takes its own terms in row order, and the compiler can do both in one vector
+// operation per row.
+template <int Kept>
+void AddRunBlock(int m, int n, const int* cols, const double* const* values, const double* D,
+                 int nv, double* H) {
+  const int rows = Kept < 0 ? m : Kept;
+  for (int q = 0; q < n; ++q) {
+    double* Ha = H + static_cast<long>(cols[q]) * nv;
+    double wu[kMaxHessianRun];
+    for (int r = 0; r < rows; ++r) wu[r] = D[r] * values[r][q];
+    auto add_one = [&](int t) {
+      double h = Ha[cols[t]];
+      for (int r = 0; r < rows; ++r) h += wu[r] * values[r][t];
+      Ha[cols[t]] = h;
+    };
+    int t = 0;
+    for (; t < q; t += 2) {  // t + 1 <= q
+      if (cols[t + 1] != cols[t] + 1) {
+        add_one(t);
+        add_one(t + 1);
+        continue;
+      }
+      double* h = Ha + cols[t];
+      double h0 = h[0], h1 = h[1];
+      for (int r = 0; r < rows; ++r) {
+        h0 += wu[r] * values[r][t];
+        h1 += wu[r] * values[r][t + 1];
+      }
+      h[0] = h0;
+      h[1] = h1;
+    }
+    if (t == q) add_one(t);
+  }
+}
+
 // H (lower triangle) += D_i J_i' J_i for the rows i of the run first .. first + count - 1
 // (rows sharing their columns: J_rowrun, CSR) whose penalty is quadratic. Each entry of H is
 // read and written once per run and takes the rows' terms (D_i J_ia) J_ib in row order, exactly
@@ -83,25 +124,23 @@ constexpr int kMaxHessianRun = 16;
 // columns and H once per row (a pyramidal contact's 4 rows share 6 or 12 columns).
 void AddQuadraticRun(const ConstraintProblem& p, int first, int count, const int* state,
                      double* H) {
-  int rows[kMaxHessianRun];
+  const double* values[kMaxHessianRun];
+  double D[kMaxHessianRun];
   int m = 0;
   for (int i = first; i < first + count; ++i) {
-    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) rows[m++] = i;
+    if (state[i] != static_cast<int>(ConstraintState::kQuadratic)) continue;
+    values[m] = p.J_sparse + p.J_rowadr[i];
+    D[m++] = p.D[i];
   }
-  if (m == 0) return;
   const int n = p.J_rownnz[first];
   const int* cols = p.J_colind + p.J_rowadr[first];
-  const double* values[kMaxHessianRun];
-  for (int r = 0; r < m; ++r) values[r] = p.J_sparse + p.J_rowadr[rows[r]];
-  for (int q = 0; q < n; ++q) {
-    double* Ha = H + static_cast<long>(cols[q]) * p.nv;
-    double wu[kMaxHessianRun];
-    for (int r = 0; r < m; ++r) wu[r] = p.D[rows[r]] * values[r][q];
-    for (int t = 0; t <= q; ++t) {
-      double h = Ha[cols[t]];
-      for (int r = 0; r < m; ++r) h += wu[r] * values[r][t];
-      Ha[cols[t]] = h;
-    }
+  switch (m) {
+    case 0: return;
+    case 1: return AddRunBlock<1>(m, n, cols, values, D, p.nv, H);
+    case 2: return AddRunBlock<2>(m, n, cols, values, D, p.nv, H);
+    case 3: return AddRunBlock<3>(m, n, cols, values, D, p.nv, H);
+    case 4: return AddRunBlock<4>(m, n, cols, values, D, p.nv, H);
+    default: return AddRunBlock<-1>(m, n, cols, values, D, p.nv, H);
   }
 }
 

@@ -191,7 +191,9 @@ bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, c
   const int nv = p.nv;
   ArenaCarve carve(arena);
   DenseBlocks(carve, nv);
-  for (int i = 0; i < nv * nv; ++i) dense_[i] = 0;
+  // only the lower triangle is written and read (the Hessian's products and
+  // DenseCholeskyFactor), so only it is cleared: half the stores of the whole matrix
+  for (int i = 0; i < nv; ++i) std::fill(dense_ + i * nv, dense_ + i * nv + i + 1, 0.0);
   p.M->AddToDense(dense_);
   AddConstraintHessian(p, jar, state, dense_);
   // a pivot must be positive (H > 0 in exact arithmetic); the envelope skips H's zero blocks
