@@ -270,14 +270,30 @@ void MulRuns(const ConstraintProblem& p, const double* in, double* out) {
 
 }  // namespace
 
+namespace {
+
+// y[i .. i + R) = rows i .. i + R - 1 of the dense J times x. Each row's sum runs over the
+// columns in order, as one row at a time would (the same bits), but the R chains of additions
+// are independent, so they overlap instead of each waiting for the previous addition, and x is
+// read once for all R rows.
+template <int R>
+void MulDenseRows(const ConstraintProblem& p, int i, const double* x, double* y) {
+  const double* rows = p.J + static_cast<long>(i) * p.nv;
+  double sum[R] = {};
+  for (int c = 0; c < p.nv; ++c) {
+    const double xc = x[c];
+    for (int r = 0; r < R; ++r) sum[r] += rows[static_cast<long>(r) * p.nv + c] * xc;
+  }
+  for (int r = 0; r < R; ++r) y[i + r] = sum[r];
+}
+
+}  // namespace
+
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
   if (p.J) {
-    for (int i = 0; i < p.nefc; ++i) {
-      const double* row = p.J + static_cast<long>(i) * p.nv;
-      double sum = 0;
-      for (int c = 0; c < p.nv; ++c) sum += row[c] * x[c];
-      y[i] = sum;
-    }
+    int i = 0;
+    for (; i + 4 <= p.nefc; i += 4) MulDenseRows<4>(p, i, x, y);
+    for (; i < p.nefc; ++i) MulDenseRows<1>(p, i, x, y);
     return;
   }
   if (p.J_rowrun) {
