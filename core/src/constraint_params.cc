@@ -247,24 +247,27 @@ void ConstraintParameters(const Model& m, Data& d) {
         SanitizeSolref(m, solref_friction);
       }
     }
+    // standard form: critically damped spring of time constant solref[0] at impedance dmax;
+    // direct form: stiffness and damping given (negated), scaled by dmax. The same for every
+    // row of the group, so computed once (friction rows: no stiffness, and an elliptic
+    // contact's friction rows take solref_friction's damping).
+    const double stiffness =
+        solref[0] > 0
+            ? 1 / std::max(kMinVal, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1])
+            : -solref[0] / std::max(kMinVal, dmax * dmax);
+    auto damping_of = [dmax](const double* ref) {
+      return ref[1] > 0 ? 2 / std::max(kMinVal, dmax * ref[0]) : -ref[1] / std::max(kMinVal, dmax);
+    };
+    const double damping = damping_of(solref);
+    const bool elliptic = d.efc_type[i] == ConstraintType::kContactElliptic;
+    const double friction_damping = elliptic ? damping_of(solref_friction) : damping;
     for (int k = i; k < i + n; ++k) {
       d.efc_R[k] = std::max(kMinVal, (1 - imp) * d.efc_diagApprox[k] / imp);
       double* kbip = d.efc_KBIP.data() + 4 * k;
-      const ConstraintType type = d.efc_type[k];
-      const bool friction = IsFrictionLossRow(type) ||
-                            (type == ConstraintType::kContactElliptic && k > i);
-      // standard form: critically damped spring of time constant solref[0] at impedance dmax;
-      // direct form: stiffness and damping given (negated), scaled by dmax
-      if (friction) {
-        kbip[0] = 0;
-      } else if (solref[0] > 0) {
-        kbip[0] = 1 / std::max(kMinVal, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]);
-      } else {
-        kbip[0] = -solref[0] / std::max(kMinVal, dmax * dmax);
-      }
-      const double* ref = friction && !IsFrictionLossRow(type) ? solref_friction : solref;
-      kbip[1] = ref[1] > 0 ? 2 / std::max(kMinVal, dmax * ref[0])
-                           : -ref[1] / std::max(kMinVal, dmax);
+      const bool friction_loss = IsFrictionLossRow(d.efc_type[k]);
+      const bool cone_friction = elliptic && k > i;
+      kbip[0] = friction_loss || cone_friction ? 0 : stiffness;
+      kbip[1] = cone_friction ? friction_damping : damping;
       kbip[2] = imp;
       kbip[3] = imp_deriv;
     }
