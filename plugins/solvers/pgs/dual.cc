@@ -314,10 +314,12 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
         columns[static_cast<std::size_t>(W_dof_[t]) * n + i] = W_[t];
       }
     }
+    // row i's lower part starts at zero here; its upper part is written by the mirror of the
+    // later rows
     double* dense = arena.Doubles(n * n);
-    std::fill(dense, dense + n * n, 0.0);
     for (int i = 0; i < n_; ++i) {
       double* row = dense + i * n;
+      std::fill(row, row + i + 1, 0.0);
       for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
         const int k = W_dof_[t];
         const double scaled = W_[t] * p.qLDiagInv[k];
