@@ -28,7 +28,7 @@ struct WBlocks {
     take(&dof, static_cast<std::size_t>(n) * nv, "W dofs");
     take(&values, static_cast<std::size_t>(n) * nv, "W values");
     take(&mark, nv, "mark");
-    take(&group_dofs, static_cast<std::size_t>(nv) + 1, "group dofs and their count");
+    take(&group_dofs, nv, "group dofs");
     take(&work, static_cast<std::size_t>(kMaxRowGroup) * nv, "work");
   }
 };
@@ -36,7 +36,7 @@ struct WBlocks {
 // Rows from row i on that BuildW solves together: the rows of one contact (they share their
 // columns, the union of the two bodies' dof chains); any other row alone.
 int RowGroup(const ConstraintProblem& p, int i) {
-  if (!IsContactRow(p.type[i])) return 1;
+  if (!p.id || !IsContactRow(p.type[i])) return 1;
   int g = 1;
   while (g < kMaxRowGroup && i + g < p.nefc && p.type[i + g] == p.type[i] &&
          p.id[i + g] == p.id[i]) {
@@ -152,13 +152,13 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
 
 namespace {
 
-// W_r = L^-T J_r' for the G rows of a group (BuildDenseW), leaves to root: work[k G + r] holds
-// row r's value at dof k (J on input), dofs lists the group's dofs decreasing (count). G is a
-// constant, so the update of an ancestor compiles to a few straight vector operations.
 // Two doubles of one SSE2 register (GCC and Clang vector extension): each lane computes the
 // scalar expression, so the bits are the scalar loop's.
 typedef double Lanes2 __attribute__((vector_size(16)));
 
+// W_r = L^-T J_r' for the G rows of a group (BuildDenseW), leaves to root: work[k G + r] holds
+// row r's value at dof k (J on input), dofs lists the group's dofs decreasing (count). G is a
+// constant, so the update of an ancestor compiles to a few straight vector operations.
 template <int G>
 void SolveRowGroup(const ConstraintProblem& p, const int* dofs, int count, double* work) {
   constexpr int kPairs = G / 2;
@@ -166,7 +166,7 @@ void SolveRowGroup(const ConstraintProblem& p, const int* dofs, int count, doubl
     const int k = dofs[t];
     Lanes2 x[kPairs > 0 ? kPairs : 1];
     for (int q = 0; q < kPairs; ++q) std::memcpy(&x[q], work + k * G + 2 * q, sizeof(Lanes2));
-    const double x_last = work[k * G + G - 1];  // the odd row when G is odd
+    const double x_last = work[k * G + G - 1];  // the last row, alone when G is odd
     int a = p.dof_Madr[k] + 1;
     for (int anc = p.dof_parentid[k]; anc >= 0; anc = p.dof_parentid[anc]) {
       const double l = p.qLD[a++];
@@ -177,7 +177,7 @@ void SolveRowGroup(const ConstraintProblem& p, const int* dofs, int count, doubl
         v -= l * x[q];
         std::memcpy(to + 2 * q, &v, sizeof(Lanes2));
       }
-      if (G % 2) to[G - 1] -= l * x_last;
+      if constexpr (G % 2 == 1) to[G - 1] -= l * x_last;
     }
   }
 }
@@ -199,10 +199,12 @@ void LoadRowGroup(const ConstraintProblem& p, int i, int* mark, double* work) {
   }
 }
 
-// Load and solve a group of g <= G rows with the code compiled for exactly g rows.
+// Loads and solves the group of g <= G rows from row i with the code compiled for exactly g
+// rows; writes mark (each dof's rows, passed on to its ancestors) and the group's dofs, and
+// returns their count.
 template <int G>
-void LoadAndSolveRowGroup(int g, const ConstraintProblem& p, int i, int* mark, int* dofs,
-                          double* work) {
+int LoadAndSolveRowGroup(int g, const ConstraintProblem& p, int i, int* mark, int* dofs,
+                         double* work) {
   if constexpr (G > 1) {
     if (g < G) return LoadAndSolveRowGroup<G - 1>(g, p, i, mark, dofs, work);
   }
@@ -216,14 +218,13 @@ void LoadAndSolveRowGroup(int g, const ConstraintProblem& p, int i, int* mark, i
     count += mark[k] != 0;
   }
   SolveRowGroup<G>(p, dofs, count, work);
-  dofs[p.nv] = count;
+  return count;
 }
 
 }  // namespace
 
 void DualProblem::BuildDenseW(const ConstraintProblem& p, int* mark, int* group_dofs,
                               double* work) {
-  const int nv = p.nv;
   int adr = 0;
   for (int i = 0; i < n_;) {
     // The g rows of a group are solved together: one walk up each dof's ancestors serves all
@@ -235,8 +236,7 @@ void DualProblem::BuildDenseW(const ConstraintProblem& p, int* mark, int* group_
     // A row solved alone skips a dof whose value is zero; here its zero products are
     // subtracted too, which can change nothing but the sign of a zero in W, and W's zeros only
     // ever add exact zeros to sums that start at +0 (AR, Acceleration): the same bits.
-    LoadAndSolveRowGroup<kMaxRowGroup>(g, p, i, mark, group_dofs, work);
-    const int count = group_dofs[nv];
+    const int count = LoadAndSolveRowGroup<kMaxRowGroup>(g, p, i, mark, group_dofs, work);
     // each row's own dofs and values
     for (int r = 0; r < g; ++r) {
       int* dofs = W_dof_ + adr;
