@@ -353,18 +353,16 @@ void AddAdhesionBias(const Model& m, Data& d) {
 }  // namespace
 
 void ReferenceAcceleration(const Model& m, Data& d) {
-  const bool sparse = IsSparse(m);
-  for (int i = 0; i < d.nefc; ++i) {
-    double vel = 0;
-    if (sparse) {
+  if (IsSparse(m)) {
+    for (int i = 0; i < d.nefc; ++i) {
+      double vel = 0;
       for (int p = d.efc_J_rowadr[i]; p < d.efc_J_rowadr[i] + d.efc_J_rownnz[i]; ++p) {
         vel += d.efc_J[p] * d.qvel[d.efc_J_colind[p]];
       }
-    } else {
-      const double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
-      for (int k = 0; k < m.nv; ++k) vel += row[k] * d.qvel[k];
+      d.efc_vel[i] = vel;
     }
-    d.efc_vel[i] = vel;
+  } else {
+    MulDenseRows(d.efc_J.data(), d.nefc, m.nv, d.qvel.data(), d.efc_vel.data());
   }
   if (!m.geom_surfacevel.empty()) AddSurfaceVelocities(m, d);
   for (int i = 0; i < d.nefc; ++i) {

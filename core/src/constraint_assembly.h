@@ -32,6 +32,10 @@ void ConstraintParameters(const Model& m, Data& d);
 bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nnz, double pos,
             double margin, double frictionloss, ConstraintType type, int id);
 
+// soft_constraint.cc: y (nrows) = A x for a dense row-major A (nrows x ncols), each row summed
+// over its columns in order (the dense J: MulJ, and J qvel in ReferenceAcceleration).
+void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double* y);
+
 // A view of the current problem (pointers into d), with M operations from `ops`.
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops);
 

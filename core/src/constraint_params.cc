@@ -142,10 +142,34 @@ void SolverParams(const Model& m, const Data& d, int i, double* solref, double* 
   solimp[4] = std::max(1.0, solimp[4]);
 }
 
+// 1 / base^(power - 1), the constant factor of one of the impedance's power curves, taken
+// again only when base or power differ from the last call's: a model's rows mostly share one
+// solimp, so a step then takes this pow once instead of once per row group (the same value).
+class PowerCurveScale {
+ public:
+  double Of(double base, double power) {
+    if (!(base == base_ && power == power_)) {
+      base_ = base;
+      power_ = power;
+      value_ = 1 / std::pow(base, power - 1);
+    }
+    return value_;
+  }
+
+ private:
+  double base_ = std::nan(""), power_ = std::nan(""), value_ = 0;
+};
+
+// The two curves' factors, below and above the midpoint.
+struct ImpedanceScales {
+  PowerCurveScale below, above;
+};
+
 // Impedance d(r) and its derivative, from solimp = (dmin, dmax, width, midpoint, power): a
 // sigmoid from dmin at r = 0 to dmax at |r| >= width, made of two power curves meeting at
 // the midpoint.
-void Impedance(const double* solimp, double r, double* imp, double* imp_deriv) {
+void Impedance(const double* solimp, double r, ImpedanceScales& scales, double* imp,
+               double* imp_deriv) {
   const double dmin = solimp[0], dmax = solimp[1], width = solimp[2];
   const double mid = solimp[3], power = solimp[4];
   if (dmin == dmax || width <= kMinVal) {
@@ -166,11 +190,11 @@ void Impedance(const double* solimp, double r, double* imp, double* imp_deriv) {
     y = x;
     dy = 1;
   } else if (x <= mid) {
-    const double a = 1 / std::pow(mid, power - 1);
+    const double a = scales.below.Of(mid, power);
     y = a * std::pow(x, power);
     dy = power * a * std::pow(x, power - 1);
   } else {
-    const double b = 1 / std::pow(1 - mid, power - 1);
+    const double b = scales.above.Of(1 - mid, power);
     y = 1 - b * std::pow(1 - x, power);
     dy = power * b * std::pow(1 - x, power - 1);
   }
@@ -206,11 +230,12 @@ void ConstraintParameters(const Model& m, Data& d) {
   for (int i = 0; i < d.nefc; ++i) d.efc_diagApprox[i] = DiagApprox(m, d, i);
 
   // impedance, R, stiffness and damping, group by group
+  ImpedanceScales scales;
   for (int i = 0; i < d.nefc;) {
     double solref[kNRef], solimp[kNImp], r, imp, imp_deriv;
     SolverParams(m, d, i, solref, solimp);
     const int n = ImpedanceGroup(m, d, i, &r);
-    Impedance(solimp, r, &imp, &imp_deriv);
+    Impedance(solimp, r, scales, &imp, &imp_deriv);
     const double dmax = solimp[1];
     // 3.x pair solreffriction: the friction rows of an elliptic contact take their damping
     // from it when it is nonzero (measured on 3.12.1: pyramidal contacts ignore it)
@@ -222,24 +247,27 @@ void ConstraintParameters(const Model& m, Data& d) {
         SanitizeSolref(m, solref_friction);
       }
     }
+    // standard form: critically damped spring of time constant solref[0] at impedance dmax;
+    // direct form: stiffness and damping given (negated), scaled by dmax. The same for every
+    // row of the group, so computed once (friction rows: no stiffness, and an elliptic
+    // contact's friction rows take solref_friction's damping).
+    const double stiffness =
+        solref[0] > 0
+            ? 1 / std::max(kMinVal, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1])
+            : -solref[0] / std::max(kMinVal, dmax * dmax);
+    auto damping_of = [dmax](const double* ref) {
+      return ref[1] > 0 ? 2 / std::max(kMinVal, dmax * ref[0]) : -ref[1] / std::max(kMinVal, dmax);
+    };
+    const double damping = damping_of(solref);
+    const bool elliptic = d.efc_type[i] == ConstraintType::kContactElliptic;
+    const double friction_damping = elliptic ? damping_of(solref_friction) : damping;
     for (int k = i; k < i + n; ++k) {
       d.efc_R[k] = std::max(kMinVal, (1 - imp) * d.efc_diagApprox[k] / imp);
       double* kbip = d.efc_KBIP.data() + 4 * k;
-      const ConstraintType type = d.efc_type[k];
-      const bool friction = IsFrictionLossRow(type) ||
-                            (type == ConstraintType::kContactElliptic && k > i);
-      // standard form: critically damped spring of time constant solref[0] at impedance dmax;
-      // direct form: stiffness and damping given (negated), scaled by dmax
-      if (friction) {
-        kbip[0] = 0;
-      } else if (solref[0] > 0) {
-        kbip[0] = 1 / std::max(kMinVal, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1]);
-      } else {
-        kbip[0] = -solref[0] / std::max(kMinVal, dmax * dmax);
-      }
-      const double* ref = friction && !IsFrictionLossRow(type) ? solref_friction : solref;
-      kbip[1] = ref[1] > 0 ? 2 / std::max(kMinVal, dmax * ref[0])
-                           : -ref[1] / std::max(kMinVal, dmax);
+      const bool friction_loss = IsFrictionLossRow(d.efc_type[k]);
+      const bool cone_friction = elliptic && k > i;
+      kbip[0] = friction_loss || cone_friction ? 0 : stiffness;
+      kbip[1] = cone_friction ? friction_damping : damping;
       kbip[2] = imp;
       kbip[3] = imp_deriv;
     }

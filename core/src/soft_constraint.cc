@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "constraint_assembly.h"
 #include "elliptic_zone.h"
 #include "row_penalty.h"
 #include "gauss/constraint.h"
@@ -309,14 +310,46 @@ void MulRuns(const ConstraintProblem& p, const double* in, double* out) {
 
 }  // namespace
 
+namespace {
+
+// y[i .. i + R) = rows i .. i + R - 1 of the dense matrix A (ncols columns) times x. Each row's
+// sum runs over the columns in order, as one row at a time would (the same bits), but the R
+// chains of additions are independent, so they overlap instead of each waiting for the
+// previous addition, and x is read once for all R rows.
+template <int R>
+void MulDenseRowBlock(const double* A, int ncols, int i, const double* x, double* y) {
+  const double* rows = A + static_cast<long>(i) * ncols;
+  double sum[R] = {};
+  for (int c = 0; c < ncols; ++c) {
+    const double xc = x[c];
+    for (int r = 0; r < R; ++r) sum[r] += rows[static_cast<long>(r) * ncols + c] * xc;
+  }
+  for (int r = 0; r < R; ++r) y[i + r] = sum[r];
+}
+
+// y (ncols) += rows i .. i + R - 1 of A times f[i .. i + R): each y[c] takes the rows' terms in
+// row order, as one row at a time would (the same bits), with one load and store of y[c].
+template <int R>
+void AddDenseRowBlockT(const double* A, int ncols, int i, const double* f, double* y) {
+  const double* rows = A + static_cast<long>(i) * ncols;
+  for (int c = 0; c < ncols; ++c) {
+    double yc = y[c];
+    for (int r = 0; r < R; ++r) yc += rows[static_cast<long>(r) * ncols + c] * f[i + r];
+    y[c] = yc;
+  }
+}
+
+}  // namespace
+
+void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double* y) {
+  int i = 0;
+  for (; i + 4 <= nrows; i += 4) MulDenseRowBlock<4>(A, ncols, i, x, y);
+  for (; i < nrows; ++i) MulDenseRowBlock<1>(A, ncols, i, x, y);
+}
+
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
   if (p.J) {
-    for (int i = 0; i < p.nefc; ++i) {
-      const double* row = p.J + static_cast<long>(i) * p.nv;
-      double sum = 0;
-      for (int c = 0; c < p.nv; ++c) sum += row[c] * x[c];
-      y[i] = sum;
-    }
+    MulDenseRows(p.J, p.nefc, p.nv, x, y);
     return;
   }
   if (p.J_rowrun) {
@@ -337,16 +370,24 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
     MulRuns<true>(p, f, y);
     return;
   }
+  if (p.J) {
+    // four rows at a time unless all four forces are zero; a zero force among them adds exact
+    // zeros to y, which starts at +0: the same bits as skipping its row
+    int i = 0;
+    for (; i + 4 <= p.nefc; i += 4) {
+      if (f[i] == 0 && f[i + 1] == 0 && f[i + 2] == 0 && f[i + 3] == 0) continue;
+      AddDenseRowBlockT<4>(p.J, p.nv, i, f, y);
+    }
+    for (; i < p.nefc; ++i) {
+      if (f[i] != 0) AddDenseRowBlockT<1>(p.J, p.nv, i, f, y);
+    }
+    return;
+  }
   for (int i = 0; i < p.nefc; ++i) {
     if (f[i] == 0) continue;
     const double fi = f[i];
-    if (p.J) {
-      const double* row = p.J + static_cast<long>(i) * p.nv;
-      for (int c = 0; c < p.nv; ++c) y[c] += row[c] * fi;
-    } else {
-      const int adr = p.J_rowadr[i];
-      for (int k = 0; k < p.J_rownnz[i]; ++k) y[p.J_colind[adr + k]] += p.J_sparse[adr + k] * fi;
-    }
+    const int adr = p.J_rowadr[i];
+    for (int k = 0; k < p.J_rownnz[i]; ++k) y[p.J_colind[adr + k]] += p.J_sparse[adr + k] * fi;
   }
 }
 

@@ -2,6 +2,7 @@
 #include "dual.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 #include "gauss/error.h"
@@ -12,9 +13,13 @@ namespace gauss {
 
 namespace {
 
-// W = J L^-1 by rows (values and dofs of each row), with its build's marks and work vector.
+// The most rows BuildW solves together: a pyramidal contact of condim 6 has 10.
+constexpr int kMaxRowGroup = 10;
+
+// W = J L^-1 by rows (values and dofs of each row), with its build's marks, the dofs of a
+// group of rows and the work vectors (one per row of a group, interleaved by dof).
 struct WBlocks {
-  int *rowadr, *rownnz, *dof, *mark;
+  int *rowadr, *rownnz, *dof, *mark, *group_dofs;
   double *values, *work;
   template <class Take>
   void Blocks(Take& take, int n, int nv) {
@@ -23,9 +28,22 @@ struct WBlocks {
     take(&dof, static_cast<std::size_t>(n) * nv, "W dofs");
     take(&values, static_cast<std::size_t>(n) * nv, "W values");
     take(&mark, nv, "mark");
-    take(&work, nv, "work");
+    take(&group_dofs, nv, "group dofs");
+    take(&work, static_cast<std::size_t>(kMaxRowGroup) * nv, "work");
   }
 };
+
+// Rows from row i on that BuildW solves together: the rows of one contact (they share their
+// columns, the union of the two bodies' dof chains); any other row alone.
+int RowGroup(const ConstraintProblem& p, int i) {
+  if (!p.id || !IsContactRow(p.type[i])) return 1;
+  int g = 1;
+  while (g < kMaxRowGroup && i + g < p.nefc && p.type[i + g] == p.type[i] &&
+         p.id[i + g] == p.id[i]) {
+    ++g;
+  }
+  return g;
+}
 
 // W by columns (addresses, rows, values and a fill cursor per dof), with the marks, row list
 // and accumulator of AR's build; `entries` bounds W's nonzeros.
@@ -88,6 +106,10 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
   W_rownnz_ = w.rownnz;
   W_dof_ = w.dof;
   W_ = w.values;
+  if (p.J) {
+    BuildDenseW(p, w.mark, w.group_dofs, w.work);
+    return;
+  }
   int* mark = w.mark;
   std::fill(mark, mark + nv, -1);
   double* work = w.work;
@@ -105,27 +127,9 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
       }
       work[col] = value;
     };
-    if (p.J) {
-      // dense row: every value to work (zeros included), its nonzero columns flagged and the
-      // flags passed from each dof to its parent, then the flagged dofs collected in
-      // decreasing order; no branch depends on the values (a dense row's zeros are scattered)
-      const double* row = p.J + static_cast<std::size_t>(i) * nv;
-      for (int c = 0; c < nv; ++c) {
-        work[c] = row[c];
-        mark[c] = row[c] != 0;
-      }
-      for (int k = nv - 1; k >= 0; --k) {
-        if (p.dof_parentid[k] >= 0) mark[p.dof_parentid[k]] |= mark[k];
-      }
-      for (int k = nv - 1; k >= 0; --k) {
-        dofs[count] = k;
-        count += mark[k];
-      }
-    } else {
-      const int jadr = p.J_rowadr[i];
-      for (int e = 0; e < p.J_rownnz[i]; ++e) add(p.J_colind[jadr + e], p.J_sparse[jadr + e]);
-      std::sort(dofs, dofs + count, std::greater<int>());
-    }
+    const int jadr = p.J_rowadr[i];
+    for (int e = 0; e < p.J_rownnz[i]; ++e) add(p.J_colind[jadr + e], p.J_sparse[jadr + e]);
+    std::sort(dofs, dofs + count, std::greater<int>());
     // W_i = L^-T J_i': leaves to root, each dof passing its value on to its ancestors
     for (int t = 0; t < count; ++t) {
       const int k = dofs[t];
@@ -143,6 +147,112 @@ void DualProblem::BuildW(const ConstraintProblem& p, Arena& arena) {
     W_rowadr_[i] = adr;
     W_rownnz_[i] = count;
     adr += count;
+  }
+}
+
+namespace {
+
+// Two doubles of one SSE2 register (GCC and Clang vector extension): each lane computes the
+// scalar expression, so the bits are the scalar loop's.
+typedef double Lanes2 __attribute__((vector_size(16)));
+
+// W_r = L^-T J_r' for the G rows of a group (BuildDenseW), leaves to root: work[k G + r] holds
+// row r's value at dof k (J on input), dofs lists the group's dofs decreasing (count). G is a
+// constant, so the update of an ancestor compiles to a few straight vector operations.
+template <int G>
+void SolveRowGroup(const ConstraintProblem& p, const int* dofs, int count, double* work) {
+  constexpr int kPairs = G / 2;
+  for (int t = 0; t < count; ++t) {
+    const int k = dofs[t];
+    Lanes2 x[kPairs > 0 ? kPairs : 1];
+    for (int q = 0; q < kPairs; ++q) std::memcpy(&x[q], work + k * G + 2 * q, sizeof(Lanes2));
+    const double x_last = work[k * G + G - 1];  // the last row, alone when G is odd
+    int a = p.dof_Madr[k] + 1;
+    for (int anc = p.dof_parentid[k]; anc >= 0; anc = p.dof_parentid[anc]) {
+      const double l = p.qLD[a++];
+      double* to = work + anc * G;
+      for (int q = 0; q < kPairs; ++q) {
+        Lanes2 v;
+        std::memcpy(&v, to + 2 * q, sizeof(Lanes2));
+        v -= l * x[q];
+        std::memcpy(to + 2 * q, &v, sizeof(Lanes2));
+      }
+      if constexpr (G % 2 == 1) to[G - 1] -= l * x_last;
+    }
+  }
+}
+
+// (rows i .. i + G - 1 of the dense J) => work[c G + r] = J(i + r, c) and mark[c] = the rows
+// nonzero at dof c (bit r: row i + r)
+template <int G>
+void LoadRowGroup(const ConstraintProblem& p, int i, int* mark, double* work) {
+  const int nv = p.nv;
+  const double* rows = p.J + static_cast<std::size_t>(i) * nv;
+  for (int c = 0; c < nv; ++c) {
+    int nonzero = 0;
+    for (int r = 0; r < G; ++r) {
+      const double v = rows[r * nv + c];
+      work[c * G + r] = v;
+      nonzero |= static_cast<int>(v != 0) << r;
+    }
+    mark[c] = nonzero;
+  }
+}
+
+// Loads and solves the group of g <= G rows from row i with the code compiled for exactly g
+// rows; writes mark (each dof's rows, passed on to its ancestors) and the group's dofs, and
+// returns their count.
+template <int G>
+int LoadAndSolveRowGroup(int g, const ConstraintProblem& p, int i, int* mark, int* dofs,
+                         double* work) {
+  if constexpr (G > 1) {
+    if (g < G) return LoadAndSolveRowGroup<G - 1>(g, p, i, mark, dofs, work);
+  }
+  LoadRowGroup<G>(p, i, mark, work);
+  for (int k = p.nv - 1; k >= 0; --k) {
+    if (p.dof_parentid[k] >= 0) mark[p.dof_parentid[k]] |= mark[k];
+  }
+  int count = 0;  // the group's dofs, decreasing (dofs are numbered parents first)
+  for (int k = p.nv - 1; k >= 0; --k) {
+    dofs[count] = k;
+    count += mark[k] != 0;
+  }
+  SolveRowGroup<G>(p, dofs, count, work);
+  return count;
+}
+
+}  // namespace
+
+void DualProblem::BuildDenseW(const ConstraintProblem& p, int* mark, int* group_dofs,
+                              double* work) {
+  int adr = 0;
+  for (int i = 0; i < n_;) {
+    // The g rows of a group are solved together: one walk up each dof's ancestors serves all
+    // of them, and their values sit side by side (work[k g + r]: row i + r at dof k), so the
+    // update of one ancestor is a short contiguous multiply-subtract. Bit r of mark[k]: row
+    // i + r is nonzero at dof k or at one of its descendants, i.e. k is one of that row's dofs
+    // (exactly the dofs a row solved alone gets). No branch depends on the values.
+    const int g = RowGroup(p, i);
+    // A row solved alone skips a dof whose value is zero; here its zero products are
+    // subtracted too, which can change nothing but the sign of a zero in W, and W's zeros only
+    // ever add exact zeros to sums that start at +0 (AR, Acceleration): the same bits.
+    const int count = LoadAndSolveRowGroup<kMaxRowGroup>(g, p, i, mark, group_dofs, work);
+    // each row's own dofs and values
+    for (int r = 0; r < g; ++r) {
+      int* dofs = W_dof_ + adr;
+      double* values = W_ + adr;
+      int nnz = 0;
+      for (int t = 0; t < count; ++t) {
+        const int k = group_dofs[t];
+        dofs[nnz] = k;
+        values[nnz] = work[k * g + r];
+        nnz += mark[k] >> r & 1;
+      }
+      W_rowadr_[i + r] = adr;
+      W_rownnz_[i + r] = nnz;
+      adr += nnz;
+    }
+    i += g;
   }
 }
 
@@ -204,10 +314,12 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
         columns[static_cast<std::size_t>(W_dof_[t]) * n + i] = W_[t];
       }
     }
+    // row i's lower part starts at zero here; its upper part is written by the mirror of the
+    // later rows
     double* dense = arena.Doubles(n * n);
-    std::fill(dense, dense + n * n, 0.0);
     for (int i = 0; i < n_; ++i) {
       double* row = dense + i * n;
+      std::fill(row, row + i + 1, 0.0);
       for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
         const int k = W_dof_[t];
         const double scaled = W_[t] * p.qLDiagInv[k];

@@ -74,6 +74,8 @@ class DualProblem {
 
  private:
   void BuildW(const ConstraintProblem& p, Arena& arena);
+  // BuildW for a dense J, with its scratch: marks and group dofs (nv), work (10 nv)
+  void BuildDenseW(const ConstraintProblem& p, int* mark, int* group_dofs, double* work);
   void BuildAR(const ConstraintProblem& p, Arena& arena);
   // row i's AR entries (i's dofs scattered over the rows of W on them) added to row[j] for
   // the j < end that share a dof with i, in decreasing dof order (the same sums for every

@@ -166,6 +166,65 @@ TEST_P(PgsDual, MatchesThePlainMatrixAndItsPattern) {
   EXPECT_NEAR(dual.Cost(f.data()), cost, 1e-10 * std::max(1.0, std::fabs(cost)));
 }
 
+// A dense J's W is built by groups of rows (a contact's rows share one walk up the dof tree,
+// dual.cc BuildDenseW); the same rows given as CSR take the row-by-row build. Both must give AR,
+// its storage and the accelerations bit for bit.
+TEST_P(PgsDual, DenseJacobianByRowGroupsGivesTheBitsOfTheRowByRowBuild) {
+  const Case& c = GetParam();
+  SteppedProblem s(c.path, c.cone, c.steps);
+  const ConstraintProblem& dense = s.p;
+  if (!dense.J) GTEST_SKIP() << c.path << " has a sparse Jacobian";
+  const Model& m = s.engine->model();
+  const int n = dense.nefc, nv = dense.nv;
+  int groups_of_several = 0;
+  for (int i = 1; i < n; ++i) {
+    groups_of_several += IsContactRow(dense.type[i]) && dense.type[i] == dense.type[i - 1] &&
+                         dense.id[i] == dense.id[i - 1];
+  }
+  ASSERT_GT(groups_of_several, 0) << c.path << ": no contact with several rows";
+
+  std::vector<int> rownnz(n), rowadr(n), colind;
+  std::vector<double> values;
+  for (int i = 0; i < n; ++i) {
+    rowadr[i] = static_cast<int>(colind.size());
+    const std::vector<double> row = DenseRow(dense, i);
+    for (int k = 0; k < nv; ++k) {
+      if (row[k] == 0) continue;
+      colind.push_back(k);
+      values.push_back(row[k]);
+    }
+    rownnz[i] = static_cast<int>(colind.size()) - rowadr[i];
+  }
+  ConstraintProblem csr = dense;
+  csr.J = nullptr;
+  csr.J_rownnz = rownnz.data();
+  csr.J_rowadr = rowadr.data();
+  csr.J_colind = colind.data();
+  csr.J_sparse = values.data();
+
+  Arena arena_dense, arena_csr;
+  arena_dense.Reserve(DualProblem::Plan(nv, m.njmax).doubles());
+  arena_csr.Reserve(DualProblem::Plan(nv, m.njmax).doubles());
+  DualProblem by_groups, by_rows;
+  by_groups.Build(dense, arena_dense);
+  by_rows.Build(csr, arena_csr);
+  ASSERT_EQ(by_groups.dense(), by_rows.dense());
+  std::mt19937_64 gen(5);
+  std::normal_distribution<double> normal(0, 1);
+  std::vector<double> f(n);
+  for (double& v : f) v = normal(gen);
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      ASSERT_EQ(by_groups.At(i, j), by_rows.At(i, j)) << "AR(" << i << "," << j << ")";
+    }
+    ASSERT_EQ(by_groups.InverseDiagonal(i), by_rows.InverseDiagonal(i));
+  }
+  std::vector<double> qacc_groups(nv), qacc_rows(nv);
+  by_groups.Acceleration(dense, f.data(), qacc_groups.data());
+  by_rows.Acceleration(csr, f.data(), qacc_rows.data());
+  for (int k = 0; k < nv; ++k) EXPECT_EQ(qacc_groups[k], qacc_rows[k]) << "dof " << k;
+}
+
 std::vector<Case> Cases() {
   return {
       // one tree: every pair of rows shares the root dofs (dense storage)
