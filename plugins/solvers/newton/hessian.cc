@@ -188,15 +188,28 @@ bool NewtonHessian::AddConeCurvature(const ConstraintProblem& p, const double* j
 
 bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, const int* state,
                                 Arena& arena) {
-  const int nv = p.nv;
   ArenaCarve carve(arena);
-  DenseBlocks(carve, nv);
+  DenseBlocks(carve, p.nv);
+  return FactorDenseInto(p, jar, state, dense_, first_);
+}
+
+bool NewtonHessian::FactorDenseInto(const ConstraintProblem& p, const double* jar,
+                                    const int* state, double* factor, int* first) {
+  const int nv = p.nv;
+  UseDense(nv, factor, first);
   for (int i = 0; i < nv * nv; ++i) dense_[i] = 0;
   p.M->AddToDense(dense_);
   AddConstraintHessian(p, jar, state, dense_);
   // a pivot must be positive (H > 0 in exact arithmetic); the envelope skips H's zero blocks
   return DenseCholeskyFactor(dense_, nv, std::numeric_limits<double>::denorm_min(),
                              SmallPivot::kFail, first_) == kCholeskyComplete;
+}
+
+void NewtonHessian::UseDense(int nv, double* factor, int* first) {
+  nv_ = nv;
+  is_sparse_ = false;
+  dense_ = factor;
+  first_ = first;
 }
 
 bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const int* state, Arena& arena) {
