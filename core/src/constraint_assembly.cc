@@ -7,6 +7,7 @@
 
 #include "gauss/math.h"
 #include "gauss/sparse_inertia.h"
+#include "data_alloc.h"
 #include "pipeline.h"
 #include "jacobian.h"
 #include "sleep.h"
@@ -251,6 +252,7 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
 }
 
 void MakeConstraints(const Model& m, Data& d) {
+  d.matrices_id = NewMatricesId();  // new rows: what the solver kept for the old is stale
   d.nefc = d.ne = d.nf = 0;
   const Options& o = m.opt;
   if (o.Disabled(kDisableConstraint) || m.nv == 0) {

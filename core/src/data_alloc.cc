@@ -8,6 +8,7 @@
 #include "sleep.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace gauss {
 namespace {
@@ -184,6 +185,12 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   ResetData(m, d);
 }
 
+std::uint64_t NewMatricesId() {
+  // relaxed: only uniqueness matters, and fetch_add gives it (1, 2, ...; 0 stays "unknown")
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 void ResetData(const Model& m, Data& d) {
   ForEachArray(m, d, [](std::vector<double>& a, int) { std::fill(a.begin(), a.end(), 0.0); });
   std::copy(m.qpos0.begin(), m.qpos0.end(), d.qpos.begin());
@@ -200,6 +207,7 @@ void ResetData(const Model& m, Data& d) {
   d.warning_index.fill(0);
   d.solver_iter = 0;
   d.qLD_damped_current = 0;
+  d.matrices_id = NewMatricesId();  // qM and the rows are zero now
   d.sensor_noise_state = kSensorNoiseSeed;
   d.ncon = 0;
   d.nefc = 0;

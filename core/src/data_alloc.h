@@ -1,6 +1,8 @@
 // Sizing and resetting Data for a Model (used by Engine::MakeData and Engine::Reset).
 #pragma once
 
+#include <cstdint>
+
 #include "gauss/data.h"
 #include "gauss/model.h"
 
@@ -9,6 +11,11 @@ namespace gauss {
 // Sizes every array of `d` for `m` (values zero) and reserves the scratch arena: the kernel's
 // needs plus `plugin_scratch` doubles.
 void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch = 0);
+
+// A matrices id (Data::matrices_id) no Data of this process had before: every writer of qM or
+// of the constraint rows draws one, so a solver's memory never matches rows it was not built
+// from, whichever Data they were copied between.
+std::uint64_t NewMatricesId();
 
 // State back to the model's reference: qpos0, zero velocity/activation/inputs/warmstart, mocap
 // bodies at their model pose, equality constraints at their initial activity, time 0, every

@@ -90,6 +90,7 @@ void Engine::SetSensorCallback(SensorCallback callback) {
 Data Engine::MakeData() const {
   Data d;
   AllocateData(*model_, d, plugins_->ScratchDoubles(*model_));
+  d.solver_memory.assign(plugins_->solver.instance->MemoryDoubles(*model_), 0.0);
   d.profile.plugin.assign(plugins_->InUse().size(), TimerStat());
   return d;
 }
@@ -249,11 +250,17 @@ void Engine::SolveConstraints(Data& d) const {
     const FactoredInertia ops(m, d, colind);
     ConstraintProblem problem = MakeProblem(m, d, ops);
     problem.single_step_integrator = plugins_->single_step_integrator;
+    // what the solver keeps between solves is for the whole problem (islands are solved apart)
+    const ConstraintSolver& solver = *plugins_->solver.instance;
+    if (!UsesIslands(m) && !d.solver_memory.empty() &&
+        d.solver_memory.size() == solver.MemoryDoubles(m)) {
+      problem.solver_memory = d.solver_memory.data();
+      problem.matrices_id = d.matrices_id;
+    }
     SolverResult result;
     {
       const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
       const ScopedTimer plugin_timer(PluginStat(d, 1));  // the solver's slot
-      const ConstraintSolver& solver = *plugins_->solver.instance;
       result = UsesIslands(m) ? SolveByIsland(problem, solver, d, d.solver_trace.data())
                               : solver.Solve(problem, d.arena, d.qacc.data(),
                                              d.efc_force.data(), d.solver_trace.data());

@@ -7,6 +7,7 @@
 
 #include "gauss/math.h"
 #include "gauss/sparse_inertia.h"
+#include "data_alloc.h"
 #include "pipeline.h"
 #include "sleep.h"
 #include "tendon.h"
@@ -55,9 +56,11 @@ void MulInertiaVec(double* res, const double* cinert, const double* vec) {
   res[5] = m * v[2] - t[2];
 }
 
-// (cinert, cdof) => (crb, qM, qLD_damped_current = 0: the euler integrator's factor is stale)
+// (cinert, cdof) => (crb, qM, qLD_damped_current = 0: the euler integrator's factor is stale;
+// a new matrices_id: so is what the solver kept)
 void CompositeInertia(const Model& m, Data& d) {
   d.qLD_damped_current = 0;
+  d.matrices_id = NewMatricesId();
   // 1. composite inertias: each body plus its subtree, accumulated from the leaves. Trees are
   //    never merged into the world body (they use different reference points).
   //    Frozen sleeping trees are skipped (sleep.h): their crb and rows of qM stay as they were.

@@ -8,8 +8,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "gauss/integrate.h"
 #include "gauss/mjcf.h"
@@ -154,6 +157,44 @@ TEST(TransitionFD, ParallelColumnsAreBitIdenticalToSerial) {
         EXPECT_EQ(b_serial, b_parallel) << what;
         EXPECT_EQ(b_serial, a.B) << what;
       }
+    }
+  }
+}
+
+// Newton's kept Hessian factor (plugins/solvers/newton/kept_factor.h), which the velocity and
+// control columns find again (their positions, hence M, J and D, are the nominal ones), changes
+// no bit: all four matrices equal those of an engine whose newton factors anew at every solve,
+// serial and over a pool, on the gymnasium hopper (euler, as the speed benchmark runs it) and
+// the contact pile (dense Jacobian: the kept factor is the dense one).
+TEST(TransitionFD, KeptNewtonFactorChangesNoBit) {
+  struct Case {
+    std::string model;
+    bool shared;
+  };
+  for (const Case& c : {Case{"gymnasium/hopper.xml", true}, Case{"contact_pile.xml", false}}) {
+    std::vector<std::unique_ptr<Engine>> engines;
+    for (bool keep : {true, false}) {
+      Config config;
+      config.solver = "newton";
+      config.integrator = "euler";
+      config.jacobian = JacobianType::kDense;
+      config.solver_params.Set("keep_factor", keep ? "true" : "false");
+      const std::string path = c.shared ? test::SharedModel(c.model) : test::TestModel(c.model);
+      engines.push_back(std::make_unique<Engine>(LoadModel(path), config));
+    }
+    Data d = engines[0]->MakeData();
+    ContactState(*engines[0], d, 4);
+    ASSERT_GT(d.nefc, 0) << c.model;
+    ThreadPool pool(2);
+    for (ThreadPool* threads : {static_cast<ThreadPool*>(nullptr), &pool}) {
+      TransitionFD keeping(*engines[0], threads), factoring(*engines[1], threads);
+      FdOutputs a(keeping), b(factoring);
+      for (int call = 0; call < 2; ++call) {  // the second call finds the first's kept factor
+        a.Compute(keeping, d, false);
+        b.Compute(factoring, d, false);
+        EXPECT_TRUE(a == b) << c.model << (threads ? " pool" : " serial") << " call " << call;
+      }
+      EXPECT_EQ(keeping.next_state(), factoring.next_state()) << c.model;
     }
   }
 }

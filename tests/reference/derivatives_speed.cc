@@ -7,12 +7,14 @@
 // table. It lives here because only tests/reference may link MuJoCo.
 //
 //   build/bin/gauss_derivatives_speed [--repeats R] [--steps N] [--serial | --threaded]
-//                                     MODEL.xml...
+//                                     [--solver-param KEY=VALUE]... MODEL.xml...
 //
 // --serial leaves out the 2-thread runs: for instruction counts under callgrind, which are
 // fair on a loaded machine (inclusive counts of gauss::TransitionFD::Compute and
 // mjd_transitionFD; see docs/derivatives.md). --threaded runs only Gauss over the 2-thread
 // pool: under callgrind --separate-threads=yes, the instructions each thread executes.
+// --solver-param sets a parameter of Gauss's newton (keep_factor=false: the count without the
+// kept Hessian factor).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -64,7 +66,8 @@ double Seconds(std::chrono::steady_clock::time_point t0) {
 
 enum class Variants { kAll, kSerial, kThreaded };
 
-void Run(const std::string& path, int repeats, int steps, Variants variants) {
+void Run(const std::string& path, int repeats, int steps, Variants variants,
+         const gauss::Params& solver_params) {
   MjModelPtr m = gauss::test::LoadMujoco(path);
   if (!m) return;
   m->opt.timestep = 0.01;
@@ -73,6 +76,7 @@ void Run(const std::string& path, int repeats, int steps, Variants variants) {
   gauss::Config config;
   config.integrator = "euler";
   config.solver = "newton";
+  config.solver_params = solver_params;
   gauss::ApplySetting(config, "timestep=0.01");
   const gauss::Engine engine(gauss::LoadModel(path), config);
   gauss::Data d = engine.MakeData();
@@ -127,6 +131,7 @@ int main(int argc, char** argv) {
   int repeats = 5, steps = 1000;
   Variants variants = Variants::kAll;
   std::vector<std::string> models;
+  gauss::Params solver_params;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) {
       repeats = std::atoi(argv[++i]);
@@ -136,17 +141,25 @@ int main(int argc, char** argv) {
       variants = Variants::kSerial;
     } else if (!std::strcmp(argv[i], "--threaded")) {
       variants = Variants::kThreaded;
+    } else if (!std::strcmp(argv[i], "--solver-param") && i + 1 < argc) {
+      const std::string setting = argv[++i];
+      const std::size_t eq = setting.find('=');
+      if (eq == std::string::npos) {
+        std::fprintf(stderr, "--solver-param takes KEY=VALUE, not '%s'\n", setting.c_str());
+        return 2;
+      }
+      solver_params.Set(setting.substr(0, eq), setting.substr(eq + 1));
     } else {
       models.push_back(argv[i]);
     }
   }
   if (models.empty()) {
     std::fprintf(stderr, "usage: gauss_derivatives_speed [--repeats R] [--steps N] "
-                         "[--serial | --threaded] MODEL.xml...\n");
+                         "[--serial | --threaded] [--solver-param KEY=VALUE]... MODEL.xml...\n");
     return 2;
   }
   std::printf("%d steps at h = 0.01 (euler, newton), forward differences, medians of %d "
               "interleaved repeats\n", steps, repeats);
-  for (const std::string& path : models) Run(path, repeats, steps, variants);
+  for (const std::string& path : models) Run(path, repeats, steps, variants, solver_params);
   return 0;
 }

@@ -381,7 +381,9 @@
   X(ConstraintProblem, nM) \
   X(ConstraintProblem, meaninertia) \
   X(ConstraintProblem, iterations) \
-  X(ConstraintProblem, tolerance)
+  X(ConstraintProblem, tolerance) \
+  X(ConstraintProblem, solver_memory) \
+  X(ConstraintProblem, matrices_id)
 
 // data.h
 #define GAUSS_ABI_FIELDS_Data(X) \
@@ -443,6 +445,8 @@
   X(Data, efc_aref) \
   X(Data, efc_force) \
   X(Data, efc_state) \
+  X(Data, matrices_id) \
+  X(Data, solver_memory) \
   X(Data, cvel) \
   X(Data, cdof_dot) \
   X(Data, qfrc_bias) \

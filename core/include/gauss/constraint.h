@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "gauss/arena.h"
 #include "gauss/contact.h"
@@ -163,6 +164,16 @@ struct ConstraintProblem {
   double meaninertia = 1;  // scales the convergence test: 1 / (meaninertia * max(1, nv))
   int iterations = 100;    // iteration limit; also the capacity of the trace
   double tolerance = 1e-8; // on the scaled cost decrease or gradient norm
+
+  // ------------------------------------------------------------ reuse between solves
+  // Optional (null: keep nothing): ConstraintSolver::MemoryDoubles doubles that outlive the
+  // solve (Data::solver_memory), where a solver keeps what it built for one problem to use it
+  // again for a later one with the same matrices (newton: its last Hessian factor, which a
+  // finite-difference column perturbing only velocities or controls needs again).
+  // `matrices_id` names this problem's M, J, R and D: problems with the same nonzero id have
+  // the same ones (Data::matrices_id); 0 says nothing, and nothing is reused.
+  double* solver_memory = nullptr;
+  std::uint64_t matrices_id = 0;
 };
 
 // ---------------------------------------------------------------- shared evaluations

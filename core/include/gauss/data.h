@@ -96,6 +96,12 @@ struct Data {
   std::vector<double> efc_aref;        // (njmax) reference acceleration -b J v - k imp (r - margin)
   std::vector<double> efc_force;       // (njmax) constraint force
   std::vector<int> efc_state;          // (njmax) a ConstraintState value at the solution
+  // The id of the present qM and rows (ConstraintProblem::matrices_id): a new one, unique in
+  // the process, whenever CompositeInertia or MakeConstraints writes them, so a solver reuses
+  // what it kept in `solver_memory` (ConstraintSolver::MemoryDoubles; empty: keep nothing)
+  // only for the same matrices. A copy of a Data copies both.
+  std::uint64_t matrices_id = 0;
+  std::vector<double> solver_memory;
 
   // ---------------------------------------------------------------- velocity stage
   std::vector<double> cvel;            // (nbody x 6) com-based body velocity [rot, lin]

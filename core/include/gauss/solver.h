@@ -81,6 +81,14 @@ class GAUSS_API ConstraintSolver : public Plugin {
     return DoSolve(problem, scratch, qacc, force, trace);
   }
 
+  // Doubles of memory the solver keeps between the solves of one Data
+  // (ConstraintProblem::solver_memory; the engine allocates them with the Data). None unless
+  // overridden.
+  virtual std::size_t MemoryDoubles(const Model& m) const {
+    (void)m;
+    return 0;
+  }
+
   // Sensitivity products at a solution (qacc, force) of `problem` (see the header comment):
   // forward: d_data (read) => d_solution (written); reverse: g_solution (read) => g_data
   // (written). Only for solvers whose entry declares kCapSolutionSensitivity; the others throw

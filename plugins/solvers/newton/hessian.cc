@@ -188,9 +188,15 @@ bool NewtonHessian::AddConeCurvature(const ConstraintProblem& p, const double* j
 
 bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, const int* state,
                                 Arena& arena) {
-  const int nv = p.nv;
   ArenaCarve carve(arena);
-  DenseBlocks(carve, nv);
+  DenseBlocks(carve, p.nv);
+  return FactorDenseInto(p, jar, state, dense_, first_);
+}
+
+bool NewtonHessian::FactorDenseInto(const ConstraintProblem& p, const double* jar,
+                                    const int* state, double* factor, int* first) {
+  const int nv = p.nv;
+  UseDense(nv, factor, first);
   // only the lower triangle is written and read (the Hessian's products and
   // DenseCholeskyFactor), so only it is cleared: half the stores of the whole matrix
   for (int i = 0; i < nv; ++i) std::fill(dense_ + i * nv, dense_ + i * nv + i + 1, 0.0);
@@ -199,6 +205,13 @@ bool NewtonHessian::FactorDense(const ConstraintProblem& p, const double* jar, c
   // a pivot must be positive (H > 0 in exact arithmetic); the envelope skips H's zero blocks
   return DenseCholeskyFactor(dense_, nv, std::numeric_limits<double>::denorm_min(),
                              SmallPivot::kFail, first_) == kCholeskyComplete;
+}
+
+void NewtonHessian::UseDense(int nv, double* factor, int* first) {
+  nv_ = nv;
+  is_sparse_ = false;
+  dense_ = factor;
+  first_ = first;
 }
 
 bool NewtonHessian::FactorSparse(const ConstraintProblem& p, const int* state, Arena& arena) {

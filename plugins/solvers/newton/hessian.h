@@ -25,6 +25,12 @@ class NewtonHessian {
   bool Factor(const ConstraintProblem& p, const double* jar, const int* state, Arena& arena,
               bool sparse);
 
+  // Dense, in storage that outlives the solve (kept_factor.h): factors H at (jar, state) into
+  // `factor` (nv x nv) and `first` (nv); or solves with such a factor of the same H made earlier.
+  bool FactorDenseInto(const ConstraintProblem& p, const double* jar, const int* state,
+                       double* factor, int* first);
+  void UseDense(int nv, double* factor, int* first);
+
   // Whether Newton factors H of problem p sparsely: only a CSR problem (a sparse Jacobian) of
   // at least kSparseMinDofs dofs. Below that a dense Cholesky costs fewer instructions than the
   // sparse L D L' with its symbolic pass and indexed updates (a 27-dof humanoid island: ~28 k

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "hessian.h"
+#include "kept_factor.h"
 
 #include "gauss/constraint.h"
 #include "gauss/error.h"
@@ -80,8 +81,21 @@ ArenaPlan SparseRowsPlan(int nv, int njmax) {
   return plan;
 }
 
+inline constexpr ParamSpec kNewtonParams[] = {
+    {"keep_factor", ParamType::kBool, "true",
+     "keep the dense Hessian factor between solves and use it again for the same matrices and "
+     "quadratic rows (the same numbers; false factors anew, for comparisons)"}};
+
 class NewtonSolver : public ConstraintSolver {
  public:
+  void Configure(const Params& params) override { keep_factor_ = params.GetBool("keep_factor"); }
+
+  // the dense factor and its rows' states (the sparse factor is not kept)
+  std::size_t MemoryDoubles(const Model& m) const override {
+    if (IsSparse(m) && m.nv >= NewtonHessian::kSparseMinDofs) return 0;
+    return KeptFactor::Doubles(m.nv, std::max(m.njmax, 0));
+  }
+
   // The primal workspace and one Hessian factorization, held through the iterations (a new
   // factorization releases the old one first); each iteration's trial point on top. DoSolve
   // carves the same blocks.
@@ -124,12 +138,25 @@ class NewtonSolver : public ConstraintSolver {
     const std::size_t factor_mark = arena.Mark();
     NewtonHessian hessian;
     bool factored = false;
+    // a dense factor is made in the solver's memory, where a later solve with the same
+    // matrices and quadratic rows finds it (kept_factor.h)
+    KeptFactor kept(p, !sparse_hessian && keep_factor_);
     for (int iter = 0; iter < p.iterations; ++iter) {
       // direction: -H^-1 grad with the exact Hessian at the current point
       if (!factored || !hessian.Update(p, pt.jar, pt.state)) {
         arena.Release(factor_mark);
-        factored = hessian.Factor(p, pt.jar, pt.state, arena, sparse_hessian);
-        GAUSS_DEMAND(factored, "the Hessian M + J'Hs J is positive definite (M is)");
+        if (kept.Matches(p, pt.state)) {
+          hessian.UseDense(nv, kept.factor(), kept.first());  // the numbers Factor would make
+          factored = true;
+        } else if (kept.enabled()) {
+          kept.Forget();
+          factored = hessian.FactorDenseInto(p, pt.jar, pt.state, kept.factor(), kept.first());
+          GAUSS_DEMAND(factored, "the Hessian M + J'Hs J is positive definite (M is)");
+          kept.Remember(p, pt.state);
+        } else {
+          factored = hessian.Factor(p, pt.jar, pt.state, arena, sparse_hessian);
+          GAUSS_DEMAND(factored, "the Hessian M + J'Hs J is positive definite (M is)");
+        }
       }
       for (int i = 0; i < nv; ++i) w.dir[i] = -pt.grad[i];
       hessian.Solve(w.dir);
@@ -138,6 +165,9 @@ class NewtonSolver : public ConstraintSolver {
     CopyPrimalSolution(p, pt, qacc, force);
     return result;
   }
+
+ private:
+  bool keep_factor_ = true;
 };
 
 }  // namespace
@@ -145,4 +175,4 @@ class NewtonSolver : public ConstraintSolver {
 
 GAUSS_SOLVER_PLUGIN(gauss::NewtonSolver, newton, "1.0.0",
                     "Newton's method on the primal problem: exact Hessian, Cholesky, exact line search",
-                    gauss::kCapAllSolverFeatures, gauss::kNoParams)
+                    gauss::kCapAllSolverFeatures, gauss::kNewtonParams)
