@@ -130,11 +130,13 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
     int* colind = a.Ints(nnz);
     double* values = a.Doubles(nnz);
     for (int r = 0; r < nefc; ++r) {
-      const int src = full.J_rowadr[rows[r]];
-      for (int q = 0; q < rownnz[r]; ++q) {
-        colind[rowadr[r] + q] = local[full.J_colind[src + q]];  // order kept: local is monotone
-      }
-      std::copy(full.J_sparse + src, full.J_sparse + src + rownnz[r], values + rowadr[r]);
+      // locals: through the int pointers the compiler would reload rownnz[r] at every element
+      const int src = full.J_rowadr[rows[r]], dst = rowadr[r], count = rownnz[r];
+      const int* src_col = full.J_colind + src;
+      int* dst_col = colind + dst;
+      // order kept: local is monotone
+      for (int q = 0; q < count; ++q) dst_col[q] = local[src_col[q]];
+      std::copy(full.J_sparse + src, full.J_sparse + src + count, values + dst);
     }
     p.J_rownnz = rownnz;
     p.J_rowadr = rowadr;
