@@ -83,11 +83,16 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
   }
   c.qM = a.Doubles(nM);
   c.qLD = a.Doubles(nM);
-  for (int i = 0; i < nv; ++i) {
-    const int g = dofs[i];
-    const int end = g + 1 < full.nv ? full.dof_Madr[g + 1] : full.nM;
-    std::copy(full.qM + full.dof_Madr[g], full.qM + end, c.qM + madr[i]);
-    std::copy(full.qLD + full.dof_Madr[g], full.qLD + end, c.qLD + madr[i]);
+  // the dofs come tree by tree in increasing order, and consecutive dofs' rows are adjacent in
+  // both storages: one copy per run of consecutive dofs (a tree) instead of one per dof
+  for (int i = 0, run_end; i < nv; i = run_end) {
+    run_end = i + 1;
+    while (run_end < nv && dofs[run_end] == dofs[run_end - 1] + 1) ++run_end;
+    const int last = dofs[run_end - 1];
+    const int begin = full.dof_Madr[dofs[i]];
+    const int end = last + 1 < full.nv ? full.dof_Madr[last + 1] : full.nM;
+    std::copy(full.qM + begin, full.qM + end, c.qM + madr[i]);
+    std::copy(full.qLD + begin, full.qLD + end, c.qLD + madr[i]);
   }
   c.qLDiagInv = Gather(a, full.qLDiagInv, dofs, nv);
   int* colind = a.Ints(nM);
@@ -125,11 +130,13 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
     int* colind = a.Ints(nnz);
     double* values = a.Doubles(nnz);
     for (int r = 0; r < nefc; ++r) {
-      const int src = full.J_rowadr[rows[r]];
-      for (int q = 0; q < rownnz[r]; ++q) {
-        colind[rowadr[r] + q] = local[full.J_colind[src + q]];  // order kept: local is monotone
-        values[rowadr[r] + q] = full.J_sparse[src + q];
-      }
+      // locals: through the int pointers the compiler would reload rownnz[r] at every element
+      const int src = full.J_rowadr[rows[r]], dst = rowadr[r], count = rownnz[r];
+      const int* src_col = full.J_colind + src;
+      int* dst_col = colind + dst;
+      // order kept: local is monotone
+      for (int q = 0; q < count; ++q) dst_col[q] = local[src_col[q]];
+      std::copy(full.J_sparse + src, full.J_sparse + src + count, values + dst);
     }
     p.J_rownnz = rownnz;
     p.J_rowadr = rowadr;
