@@ -69,6 +69,14 @@ bool HasTendonArmature(const Model& m) {
   return false;
 }
 
+// Whether some dof is simple: a model without any keeps the loops without the per-row test.
+bool AnySimpleDof(const Model& m) {
+  for (int n : m.dof_simplenum) {
+    if (n) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 TreeSparseLayout LayoutOf(const Model& m) {
@@ -77,7 +85,9 @@ TreeSparseLayout LayoutOf(const Model& m) {
 
 TreeSparseLayout InertiaLayoutOf(const Model& m) {
   TreeSparseLayout l = LayoutOf(m);
-  if (HasSimpleFlags(m) && !HasTendonArmature(m)) l.simple = m.dof_simplenum.data();
+  if (HasSimpleFlags(m) && AnySimpleDof(m) && !HasTendonArmature(m)) {
+    l.simple = m.dof_simplenum.data();
+  }
   return l;
 }
 
