@@ -408,10 +408,11 @@ void SmoothAcceleration(const Model& m, Data& d) {
   }
   AddCartesianForces(m, d, d.xfrc_applied.data(), d.qfrc_smooth.data());
   // frozen sleeping trees keep their qacc_smooth (sleep.h); M is block-diagonal over trees
+  const TreeSparseLayout layout = InertiaLayoutOf(m);
   ForEachLiveDofRun(m, d, SkipFrozen(m, d), [&](int begin, int end) {
     std::copy(d.qfrc_smooth.begin() + begin, d.qfrc_smooth.begin() + end,
               d.qacc_smooth.begin() + begin);
-    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data(), begin, end);
+    SolveLTDL(layout, d.qLD.data(), d.qLDiagInv.data(), d.qacc_smooth.data(), begin, end);
   });
 }
 

@@ -406,6 +406,7 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
   p.dof_Madr = m.dof_Madr.data();
   p.dof_parentid = m.dof_parentid.data();
   p.nM = m.nM;
+  p.dof_simplenum = InertiaLayoutOf(m).simple;
   p.qvel = d.qvel.data();
   p.qacc_smooth = d.qacc_smooth.data();
   p.qfrc_smooth = d.qfrc_smooth.data();

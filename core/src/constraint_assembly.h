@@ -45,7 +45,7 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
 class FactoredInertia : public MassMatrixOps {
  public:
   FactoredInertia(const Model& m, const Data& d, const int* colind = nullptr)
-      : m_(m), d_(d), layout_(LayoutOf(m)) {
+      : m_(m), d_(d), layout_(InertiaLayoutOf(m)) {
     layout_.colind = colind;
   }
   void MulM(const double* x, double* y) const override;

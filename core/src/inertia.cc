@@ -9,6 +9,7 @@
 #include "gauss/sparse_inertia.h"
 #include "data_alloc.h"
 #include "pipeline.h"
+#include "simple_bodies.h"
 #include "sleep.h"
 #include "tendon.h"
 
@@ -76,18 +77,28 @@ void CompositeInertia(const Model& m, Data& d) {
   }
 
   // 2. M(i, j) = cdof_j' crb(body of i) cdof_i for j = i and every ancestor dof of i: the
-  //    force needed to accelerate dof i, projected on the dofs that carry it.
+  //    force needed to accelerate dof i, projected on the dofs that carry it. The rows of a
+  //    simple body (simple_bodies.h) are diagonal by construction: their off-diagonal entries
+  //    are set to exact zeros (computed, they would be round-off), as MuJoCo does.
+  const int* simple = HasSimpleFlags(m) ? m.dof_simplenum.data() : nullptr;
   ForEachLiveDofRun(m, d, skip, [&](int begin, int end) {
     for (int i = begin; i < end; ++i) {
       double force[6];
       MulInertiaVec(force, d.crb.data() + 10 * m.dof_bodyid[i], d.cdof.data() + 6 * i);
-      int adr = m.dof_Madr[i];
-      for (int j = i; j >= 0; j = m.dof_parentid[j]) {
+      auto projected = [&](int j) {
         const double* cdof_j = d.cdof.data() + 6 * j;
         double dot = 0;
         for (int c = 0; c < 6; ++c) dot += cdof_j[c] * force[c];
-        d.qM[adr++] = dot;
+        return dot;
+      };
+      int adr = m.dof_Madr[i];
+      if (simple && simple[i]) {
+        const int row_end = i + 1 < m.nv ? m.dof_Madr[i + 1] : m.nM;
+        d.qM[adr] = projected(i) + m.dof_armature[i];
+        std::fill(d.qM.data() + adr + 1, d.qM.data() + row_end, 0.0);
+        continue;
       }
+      for (int j = i; j >= 0; j = m.dof_parentid[j]) d.qM[adr++] = projected(j);
       d.qM[m.dof_Madr[i]] += m.dof_armature[i];
     }
   });
@@ -99,10 +110,11 @@ void CompositeInertia(const Model& m, Data& d) {
 // Frozen sleeping trees are skipped (sleep.h): each tree's block is factored on its own.
 void FactorInertia(const Model& m, Data& d) {
   int bad = -1;  // the highest dof with a bad pivot, as one factorization over all dofs finds
+  const TreeSparseLayout layout = InertiaLayoutOf(m);
   ForEachLiveDofRun(m, d, SkipFrozen(m, d), [&](int begin, int end) {
     const int adr_end = end < m.nv ? m.dof_Madr[end] : m.nM;
     for (int i = m.dof_Madr[begin]; i < adr_end; ++i) d.qLD[i] = d.qM[i];
-    bad = std::max(bad, FactorLTDL(m, d.qLD.data(), d.qLDiagInv.data(), begin, end));
+    bad = std::max(bad, FactorLTDL(layout, d.qLD.data(), d.qLDiagInv.data(), begin, end));
     for (int i = begin; i < end; ++i) d.qLDiagSqrtInv[i] = std::sqrt(d.qLDiagInv[i]);
   });
   if (bad >= 0) {

@@ -72,12 +72,12 @@ bool UsesIslands(const Model& m) { return m.opt.Enabled(kEnableIsland) || m.opt.
 
 std::size_t IslandScratchSize(const Model& m) {
   if (!UsesIslands(m)) return 0;
-  // one island's copy: J, 12 row vectors, M, its factor and their column indices, 8 dof
-  // vectors, int maps
+  // one island's copy: J, 12 row vectors, M, its factor and their column indices, 9 dof
+  // vectors (with the simple-dof flags), int maps
   const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
   const std::size_t row = IsSparse(m) ? static_cast<std::size_t>(MaxRowNonzeros(m)) : nv;
   // (and, with sleep, the qpos of the sleeping trees across the integrator)
-  return 2 * nj * row + 16 * nj + 3 * static_cast<std::size_t>(m.nM) + 12 * nv +
+  return 2 * nj * row + 16 * nj + 3 * static_cast<std::size_t>(m.nM) + 13 * nv +
          2 * static_cast<std::size_t>(m.ntree) + static_cast<std::size_t>(m.nq) + 64;
 }
 

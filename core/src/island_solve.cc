@@ -97,7 +97,9 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
   c.qLDiagInv = Gather(a, full.qLDiagInv, dofs, nv);
   int* colind = a.Ints(nM);
   FillTreeSparseColumns(nv, madr, parentid, colind);
-  c.layout = TreeSparseLayout{nv, nM, madr, parentid, colind};
+  const int* simple = full.dof_simplenum ? Gather(a, full.dof_simplenum, dofs, nv) : nullptr;
+  c.layout = TreeSparseLayout{nv, nM, madr, parentid, colind, simple};
+  p.dof_simplenum = simple;  // (only whether nonzero counts: the runs are the full model's)
   p.qM = c.qM;
   p.qLD = c.qLD;
   p.qLDiagInv = c.qLDiagInv;
@@ -190,7 +192,8 @@ SolverResult SolveWholeProblemAsIsland(const ConstraintProblem& p, const Constra
   whole.by_island = true;
   int* colind = d.arena.Ints(p.nM);
   FillTreeSparseColumns(p.nv, p.dof_Madr, p.dof_parentid, colind);
-  const TreeSparseLayout layout{p.nv, p.nM, p.dof_Madr, p.dof_parentid, colind};
+  const TreeSparseLayout layout{p.nv, p.nM, p.dof_Madr, p.dof_parentid, colind,
+                                p.dof_simplenum};
   const IslandInertia ops(layout, p.qM, p.qLD, p.qLDiagInv);
   whole.M = &ops;
   SolverResult r = solver.Solve(whole, d.arena, d.qacc.data(), d.efc_force.data(), trace);

@@ -13,36 +13,6 @@
 
 namespace gauss {
 
-namespace {
-
-// (body tree, joints, inertial frames) => whether body b is what MuJoCo 3.12 calls a simple body
-// with sliders only: it moves (has dofs) only through slide joints anchored at its origin whose
-// axes are coordinate axes of its frame (one nonzero component), its inertial frame is its body
-// frame (body_ipos exactly 0, body_iquat exactly the identity), it has no child bodies, and its
-// parent is the world or a jointless body attached directly to the world. Such a body's inverse
-// inertia is 1/mass on each dof (armature not counted) and it cannot turn.
-bool SlidesAlongOwnAxes(const Model& m, int b, const std::vector<char>& has_children) {
-  if (m.body_dofnum[b] == 0 || has_children[b]) return false;
-  const int parent = m.body_parentid[b];
-  if (parent != 0 && !(m.body_parentid[parent] == 0 && m.body_dofnum[parent] == 0)) return false;
-  const double* ipos = &m.body_ipos[3 * b];
-  const double* iquat = &m.body_iquat[4 * b];
-  if (ipos[0] != 0 || ipos[1] != 0 || ipos[2] != 0) return false;
-  if (iquat[0] != 1 || iquat[1] != 0 || iquat[2] != 0 || iquat[3] != 0) return false;
-  constexpr double kAxisEpsilon = 1e-14;  // a component counts as nonzero above this
-  for (int j = m.body_jntadr[b]; j < m.body_jntadr[b] + m.body_jntnum[b]; ++j) {
-    if (m.jnt_type[j] != JointType::kSlide) return false;
-    const double* pos = &m.jnt_pos[3 * j];
-    if (pos[0] != 0 || pos[1] != 0 || pos[2] != 0) return false;
-    int nonzero = 0;
-    for (int k = 0; k < 3; ++k) nonzero += std::fabs(m.jnt_axis[3 * j + k]) > kAxisEpsilon;
-    if (nonzero != 1) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 // Model (qpos0) => (dof_invweight0, body_invweight0, tendon_length0, tendon_invweight0,
 // stat_meaninertia, stat_meanmass)
 void SetConstants(Model& m, bool sliding_bodies_by_mass) {
@@ -112,11 +82,10 @@ void SetConstants(Model& m, bool sliding_bodies_by_mass) {
   // MuJoCo 3.12 gives a body that only slides along its own axes its mass alone: 1/mass for
   // each dof (armature not counted) and in translation (the 2.2.2 mean above divides the
   // weight of the directions it can move in by 3), nothing in rotation
-  if (sliding_bodies_by_mass) {
-    std::vector<char> has_children(m.nbody, 0);
-    for (int b = 1; b < m.nbody; ++b) has_children[m.body_parentid[b]] = 1;
+  // (a simple body that only slides, simple_bodies.h)
+  if (sliding_bodies_by_mass && m.body_simple.size() == static_cast<std::size_t>(m.nbody)) {
     for (int b = 1; b < m.nbody; ++b) {
-      if (!SlidesAlongOwnAxes(m, b, has_children)) continue;
+      if (m.body_simple[b] != 2) continue;
       const double weight = 1 / std::max(kMinVal, m.body_mass[b]);
       m.body_invweight0[2 * b] = weight;
       m.body_invweight0[2 * b + 1] = 0;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gauss/error.h"
+#include "simple_bodies.h"
 
 namespace gauss {
 namespace {
@@ -109,6 +110,7 @@ void CompileTrees(Model& m) {
     m.tree_sleep_policy[t] = policy == kSleepAuto ? (actuated[t] ? kSleepNever : kSleepAllowed)
                                                   : policy;
   }
+  MarkSimpleBodies(m);
 }
 
 }  // namespace gauss

@@ -85,6 +85,7 @@ namespace {
   X(dof_length, m.nv, 0) X(body_treeid, m.nbody, 0) X(dof_treeid, m.nv, 0)                       \
   X(tree_bodyadr, m.ntree, 0) X(tree_bodynum, m.ntree, 0) X(tree_dofadr, m.ntree, 0)             \
   X(tree_dofnum, m.ntree, 0) X(body_sleep, m.nbody, 0) X(tree_sleep_policy, m.ntree, 0)          \
+  X(body_simple, m.nbody, 0) X(dof_simplenum, m.nv, 0)                                          \
   X(geom_matid, m.ngeom, 0) X(site_rgba, m.nsite, 4) X(site_matid, m.nsite, 0)                   \
   X(mat_rgba, m.nmat, 4)                                                                         \
   X(skin_matid, m.nskin, 0) X(skin_group, m.nskin, 0) X(skin_rgba, m.nskin, 4)                   \

@@ -338,6 +338,12 @@ std::string CompareModels(const Model& g, const mjModel* mj) {
   c.Ints("dof_jntid", g.dof_jntid, mj->dof_jntid, nv, 1);
   c.Ints("dof_parentid", g.dof_parentid, mj->dof_parentid, nv, 1);
   c.Ints("dof_Madr", g.dof_Madr, mj->dof_Madr, nv, 1);
+  // simple bodies (core/src/simple_bodies.h): the rows of M that skip their off-diagonals.
+  // 2.2.2 has no level 2 (3.12's "only slides"): compared as simple or not.
+  std::vector<int> simple(g.body_simple.size());
+  for (std::size_t b = 0; b < simple.size(); ++b) simple[b] = g.body_simple[b] != 0;
+  c.Ints("body_simple (simple or not)", simple, mj->body_simple, nb, 1, bn);
+  c.Ints("dof_simplenum", g.dof_simplenum, mj->dof_simplenum, nv, 1);
   c.Reals("dof_solref", g.dof_solref, mj->dof_solref, nv, mjNREF);
   c.Reals("dof_solimp", g.dof_solimp, mj->dof_solimp, nv, mjNIMP);
   c.Reals("dof_frictionloss", g.dof_frictionloss, mj->dof_frictionloss, nv, 1);

@@ -121,6 +121,8 @@
   X(Model, dof_damping) \
   X(Model, dof_invweight0) \
   X(Model, dof_length) \
+  X(Model, body_simple) \
+  X(Model, dof_simplenum) \
   X(Model, body_treeid) \
   X(Model, dof_treeid) \
   X(Model, tree_bodyadr) \
@@ -379,6 +381,7 @@
   X(ConstraintProblem, dof_Madr) \
   X(ConstraintProblem, dof_parentid) \
   X(ConstraintProblem, nM) \
+  X(ConstraintProblem, dof_simplenum) \
   X(ConstraintProblem, meaninertia) \
   X(ConstraintProblem, iterations) \
   X(ConstraintProblem, tolerance) \

@@ -159,6 +159,9 @@ struct ConstraintProblem {
   const int* dof_Madr = nullptr;         // (nv) address of each dof's row in qM
   const int* dof_parentid = nullptr;     // (nv) parent dof, -1 at a tree root
   int nM = 0;
+  // (nv) optional: nonzero for a dof of a simple body (Model::dof_simplenum), whose rows of qM
+  // and qLD hold zeros off the diagonal; null: none is simple
+  const int* dof_simplenum = nullptr;
 
   // ------------------------------------------------------------ convergence
   double meaninertia = 1;  // scales the convergence test: 1 / (meaninertia * max(1, nv))

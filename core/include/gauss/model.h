@@ -125,6 +125,16 @@ struct Model {
   std::vector<double> dof_length;       // (nv) length scale (m): 1 for translational dofs, the
                                         // size of the moving geoms for rotational ones (sleep)
 
+  // ---------------------------------------------------------------- simple bodies
+  // MuJoCo's "simple" bodies (core/src/simple_bodies.h): a body whose block of M is diagonal
+  // by construction (its inertial frame is its joint frame, its joints sit at the body origin
+  // on body axes, at most one rotational joint and it last, no moving parent, no child), so
+  // the composite inertia writes only the diagonal of its rows and the factorization, the
+  // solves and the product with M skip their off-diagonals. Written by CompileTrees.
+  std::vector<int> body_simple;         // (nbody) 0: no; 1: simple; 2: simple and only slides
+  std::vector<int> dof_simplenum;       // (nv) how many consecutive dofs from this one are in
+                                        // simple bodies (0: the dof's body is not simple)
+
   // ---------------------------------------------------------------- kinematic trees
   // A tree is a child of the world with all its descendants, counted when it has dofs; its
   // bodies and its dofs are contiguous. Written by CompileTrees (core/src/trees.h).

@@ -25,9 +25,18 @@ struct TreeSparseLayout {
   // columns as independent loads instead of walking the parent chain, a chain of dependent
   // loads (the same terms in the same order: the same bits). Null: the parent chain.
   const int* colind = nullptr;
+  // (nv) optional: nonzero for a row whose off-diagonal entries are all zero by construction
+  // (a dof of a simple body, Model::dof_simplenum). FactorLTDL, SolveLTDL and MulTreeSparse
+  // skip such rows' off-diagonals, which gives the general path's numbers (x - 0 y = x) for
+  // less work. Only for M itself and its factor: a matrix such as M - h qDeriv may fill them.
+  const int* simple = nullptr;
 };
-// The model's rows, without colind (the Model holds none).
+// The model's rows, without colind (the Model holds none) and without simple rows: for any
+// matrix with M's sparsity.
 TreeSparseLayout LayoutOf(const Model& m);
+// The same for M itself (Data::qM, qLD): with the simple rows, unless tendon armature (which
+// couples the dofs its tendons span) can fill them.
+TreeSparseLayout InertiaLayoutOf(const Model& m);
 
 // (nv, Madr, parentid) => colind (nM): each row's columns, the dof itself then its ancestors.
 void FillTreeSparseColumns(int nv, const int* Madr, const int* parentid, int* colind);
@@ -38,6 +47,7 @@ int FactorLTDL(const Model& m, double* mat, double* diag_inv);
 // The same on the rows of dofs [begin, end) only, which must be whole trees (a dof's ancestors
 // are in its tree): those rows come out exactly as from the factorization of all of M.
 int FactorLTDL(const Model& m, double* mat, double* diag_inv, int begin, int end);
+int FactorLTDL(const TreeSparseLayout& l, double* mat, double* diag_inv, int begin, int end);
 
 // x (nv): y on input, M^-1 y on output, given the factor (LD, diag_inv) from FactorLTDL.
 void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x);
@@ -46,6 +56,8 @@ void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_i
 // trees): they come out exactly as from the solve over all dofs; the others are untouched.
 void SolveLTDL(const Model& m, const double* LD, const double* diag_inv, double* x, int begin,
                int end);
+void SolveLTDL(const TreeSparseLayout& l, const double* LD, const double* diag_inv, double* x,
+               int begin, int end);
 
 // y = M x for the tree-sparse M (not factored). x and y must not alias.
 void MulTreeSparse(const Model& m, const double* M, const double* x, double* y);

@@ -58,7 +58,8 @@ class EulerIntegrator : public Integrator {
       double* mat = d.qLD_damped.data();
       for (int i = 0; i < m.nM; ++i) mat[i] = d.qM[i];
       for (int i = 0; i < m.nv; ++i) mat[m.dof_Madr[i]] += h * m.dof_damping[i];
-      FactorLTDL(m, mat, d.qLDiagInv_damped.data());
+      // (a diagonal added to M keeps its simple rows diagonal: InertiaLayoutOf's skips hold)
+      FactorLTDL(InertiaLayoutOf(m), mat, d.qLDiagInv_damped.data(), 0, m.nv);
       d.qLD_damped_current = 1;
     }
     ArenaScope scope(d.arena);
@@ -67,7 +68,7 @@ class EulerIntegrator : public Integrator {
     w.Blocks(carve, m);
     double* qacc = w.qacc;
     for (int i = 0; i < m.nv; ++i) qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i];
-    SolveLTDL(m, d.qLD_damped.data(), d.qLDiagInv_damped.data(), qacc);
+    SolveLTDL(InertiaLayoutOf(m), d.qLD_damped.data(), d.qLDiagInv_damped.data(), qacc);
     engine.Advance(d, d.act_dot.data(), qacc, nullptr);
   }
 
@@ -81,9 +82,10 @@ class EulerIntegrator : public Integrator {
     DampedWork w;
     w.Blocks(carve, m);
     double* force = w.qacc;
-    MulTreeSparse(m, d.qM.data(), qacc, force);
+    const TreeSparseLayout layout = InertiaLayoutOf(m);
+    MulTreeSparse(layout, d.qM.data(), qacc, force);
     for (int i = 0; i < m.nv; ++i) force[i] += m.opt.timestep * m.dof_damping[i] * qacc[i];
-    SolveLTDL(m, d.qLD.data(), d.qLDiagInv.data(), force);
+    SolveLTDL(layout, d.qLD.data(), d.qLDiagInv.data(), force);
     std::copy(force, force + m.nv, qacc);
     return true;
   }
