@@ -9,7 +9,7 @@
 #  - GAUSS_ENABLE_AVX: -mavx for everything this build compiles, 4 doubles per vector
 #    instruction instead of SSE2's 2 (never -mfma or -march=native: contracting a*b+c into one
 #    rounding would change results). Eigen's reductions then sum in another order, so results
-#    differ from a build without AVX in the last bits.
+#    may differ from a build without AVX in the last bits.
 include(CheckCXXCompilerFlag)
 include(CheckCXXSourceRuns)
 include(CheckIPOSupported)
