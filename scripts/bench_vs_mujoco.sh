@@ -13,7 +13,12 @@
 #                     (pyramidal cones), newton-elliptic, cg-elliptic, pgs-elliptic, rk4,
 #                     implicit, implicitfast (integrators, with the model's own solver); or all
 #                     (default: all but own)
-#   --steps N         steps per run (default 1000)
+#   --steps N         steps per run, at least (default 1000); see --min-time
+#   --min-time S      wall clock: each model x variant runs more steps than --steps when Gauss
+#                     would finish them in less than S seconds (a calibration run of Gauss
+#                     first; rounded up to a multiple of 1000, at most 200000), so that short
+#                     steps are timed over long enough runs; 0 turns it off (default 0.5). The
+#                     steps of each row are in its last column. Not used with --instructions
 #   --rounds K        interleaved rounds: Gauss, 2.2.2, 3.12, Gauss, ...; the table shows the
 #                     median of the K rounds (default 3)
 #   --island          Gauss solves each constraint island on its own (flags.island=true), as
@@ -32,6 +37,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 steps=1000
+min_time=0.5
 rounds=3
 models=""
 variants=all
@@ -42,12 +48,13 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --steps) steps=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
+    --min-time) min_time=$2; shift 2 ;;
     --models) models=$(echo "$2" | tr ',' ' '); shift 2 ;;
     --variants) variants=$2; shift 2 ;;
     --island) island=true; shift ;;
     --paired) paired=true; shift ;;
     --instructions) instructions=true; shift ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d'; exit 0 ;;
     -*) echo "bench_vs_mujoco.sh: unknown option $1" >&2; exit 2 ;;
     *) models="$models $1"; shift ;;
   esac
@@ -109,17 +116,34 @@ count_instructions() {
   rm -f "$out" "$out".*
 }
 
-# One measurement of program $1 with the remaining arguments: steps/s, or instructions/step.
+# One measurement of program $1 with the remaining arguments over $run_steps steps: steps/s,
+# or instructions/step.
 measure() {
   if [ "$instructions" = true ]; then
-    a=$(count_instructions "$steps" "$@" --repeat 1)
-    b=$(count_instructions $((2 * steps)) "$@" --repeat 1)
-    awk -v a="$a" -v b="$b" -v n="$steps" \
+    a=$(count_instructions "$run_steps" "$@" --repeat 1)
+    b=$(count_instructions $((2 * run_steps)) "$@" --repeat 1)
+    awk -v a="$a" -v b="$b" -v n="$run_steps" \
       'BEGIN { if (a > 0 && b > a) printf "%.0f", (b - a) / n; else print "error" }'
   else
-    r=$("$@" --steps "$steps" --repeat 1 2>/dev/null | sed -n 's/^steps_per_second=//p')
+    r=$("$@" --steps "$run_steps" --repeat 1 2>/dev/null | sed -n 's/^steps_per_second=//p')
     echo "${r:-error}"
   fi
+}
+
+# The steps of one row (sets run_steps): --steps, or more when one run of the program given as
+# arguments (Gauss) over --steps steps lasts less than --min-time seconds. A 1000-step run of the
+# one-humanoid model lasts 15-40 ms, too short to time reliably on a shared machine.
+calibrate_steps() {
+  run_steps=$steps
+  if [ "$instructions" = true ] || awk -v t="$min_time" 'BEGIN { exit !(t + 0 <= 0) }'; then
+    return 0
+  fi
+  r=$("$@" --steps "$steps" --repeat 1 2>/dev/null | sed -n 's/^steps_per_second=//p')
+  run_steps=$(awk -v r="${r:-0}" -v s="$steps" -v t="$min_time" 'BEGIN {
+    n = r * t
+    if (n <= s) { print s; exit }
+    n = int((n + 999) / 1000) * 1000
+    print (n > 200000 ? 200000 : n) }')
 }
 
 # Median of the numbers given as arguments ("-" or "error" when none is a number).
@@ -155,12 +179,14 @@ smaller() {
 }
 
 if [ "$paired" = true ]; then
-  printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s\n' model variant "gauss" "mujoco2.2.2" \
-    "ratio" "gauss+isl" "mujoco3.12" "ratio" "min"
+  printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s %7s\n' model variant "gauss" "mujoco2.2.2" \
+    "ratio" "gauss+isl" "mujoco3.12" "ratio" "min" "steps"
   for model in $models; do
     name=$(basename "$model" .xml)
     for v in $variants; do
       variant_options "$v"
+      # shellcheck disable=SC2086
+      calibrate_steps "$gauss" bench "$model" $gauss_opts --set flags.island=true
       gs=""; gis=""; m2s=""; m3s=""
       k=0
       # shellcheck disable=SC2086  # the option strings split into words on purpose
@@ -179,21 +205,24 @@ if [ "$paired" = true ]; then
       g=$(median $gs); gi=$(median $gis); m2=$(median $m2s); m3=$(median $m3s)
       r2=$(ratio_of "$g" "$m2"); r3=$(ratio_of "$gi" "$m3")
       low=$(smaller "$r2" "$r3")
-      printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s\n' "$name" "$v" "$g" "$m2" "$r2" \
-        "$gi" "$m3" "$r3" "$low"
+      printf '%-14s %-16s %12s %12s %6s %12s %12s %6s %7s %7s\n' "$name" "$v" "$g" "$m2" "$r2" \
+        "$gi" "$m3" "$r3" "$low" "$run_steps"
     done
   done
-  echo "($unit, median of $rounds interleaved rounds of $steps steps from the reset (instructions:" \
+  echo "($unit, median of $rounds interleaved rounds of the row's steps from the reset (instructions:" \
        "one round); Gauss without islands against MuJoCo 2.2.2, with islands against MuJoCo 3.12;" \
        "ratios: higher is better for Gauss)"
   exit 0
 fi
 
-printf '%-14s %-16s %12s %12s %12s %7s\n' model variant "gauss" "mujoco2.2.2" "mujoco3.12" ratio
+printf '%-14s %-16s %12s %12s %12s %7s %7s\n' model variant "gauss" "mujoco2.2.2" "mujoco3.12" \
+  ratio steps
 for model in $models; do
   name=$(basename "$model" .xml)
   for v in $variants; do
     variant_options "$v"
+    # shellcheck disable=SC2086
+    calibrate_steps "$gauss" bench "$model" $gauss_opts
     gs=""; m2s=""; m3s=""
     k=0
     # shellcheck disable=SC2086  # the option strings split into words on purpose
@@ -212,14 +241,15 @@ for model in $models; do
     m2=$(median $m2s)
     m3=$(median $m3s)
     ratio=$(smaller "$(ratio_of "$g" "$m2")" "$(ratio_of "$g" "$m3")")
-    printf '%-14s %-16s %12s %12s %12s %7s\n' "$name" "$v" "$g" "$m2" "$m3" "$ratio"
+    printf '%-14s %-16s %12s %12s %12s %7s %7s\n' "$name" "$v" "$g" "$m2" "$m3" "$ratio" \
+      "$run_steps"
   done
 done
 if [ "$instructions" = true ]; then
   echo "($unit: callgrind, (Ir of $((2 * steps)) steps - Ir of $steps steps) / $steps;" \
        "ratio = the smaller MuJoCo count / Gauss's)"
 else
-  echo "($unit: median of $rounds interleaved rounds of $steps steps from the reset;" \
+  echo "($unit: median of $rounds interleaved rounds of the row's steps from the reset;" \
        "ratio = Gauss / the faster MuJoCo)"
 fi
 [ "$island" = true ] && echo "(Gauss with flags.island=true)"
