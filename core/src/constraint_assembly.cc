@@ -203,6 +203,21 @@ int MaxRowNonzeros(const Model& m) {
   return std::min(bound, m.nv);
 }
 
+namespace {
+
+// Row i of a dense J is built over columns cols[0..nnz) (increasing): kept as the row's
+// structure (Data::efc_J_dense_colind), packed after row i - 1's. A Data without room for it
+// (not allocated for a dense J) keeps none, and the problem then has none (MakeProblem).
+void RecordDenseRowColumns(Data& d, int i, const int* cols, int nnz) {
+  if (d.efc_J_dense_rownnz.empty()) return;
+  const int adr = i == 0 ? 0 : d.efc_J_dense_rowadr[i - 1] + d.efc_J_dense_rownnz[i - 1];
+  d.efc_J_dense_rowadr[i] = adr;
+  d.efc_J_dense_rownnz[i] = nnz;
+  std::copy(cols, cols + nnz, d.efc_J_dense_colind.begin() + adr);
+}
+
+}  // namespace
+
 bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nnz, double pos,
             double margin, double frictionloss, ConstraintType type, int id) {
   // rows whose Jacobian is zero at this configuration are kept, as MuJoCo 2.2.2 does (e.g. the
@@ -228,6 +243,7 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
     std::copy(cols, cols + nnz, d.efc_J_colind.begin() + adr);
     std::copy(vals, vals + nnz, d.efc_J.begin() + adr);
   } else {
+    RecordDenseRowColumns(d, i, cols, nnz);
     double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
     // increasing columns spanning nnz: one block (a contact between adjacent trees, a single
     // body's chain), copied between two runs of zeros instead of zeroed and then scattered
@@ -363,6 +379,10 @@ void ReferenceAcceleration(const Model& m, Data& d) {
       }
       d.efc_vel[i] = vel;
     }
+  } else if (!d.efc_J_dense_rownnz.empty()) {  // over the columns each row was built over
+    MulDenseRowsOver(d.efc_J.data(), d.nefc, m.nv, d.efc_J_dense_rownnz.data(),
+                     d.efc_J_dense_rowadr.data(), d.efc_J_dense_colind.data(), d.qvel.data(),
+                     d.efc_vel.data());
   } else {
     MulDenseRows(d.efc_J.data(), d.nefc, m.nv, d.qvel.data(), d.efc_vel.data());
   }
@@ -391,6 +411,11 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
     p.J_sparse = d.efc_J.data();
   } else {
     p.J = d.efc_J.data();
+    if (!d.efc_J_dense_rownnz.empty()) {  // the columns each row was built over (AddRow)
+      p.J_dense_rownnz = d.efc_J_dense_rownnz.data();
+      p.J_dense_rowadr = d.efc_J_dense_rowadr.data();
+      p.J_dense_colind = d.efc_J_dense_colind.data();
+    }
   }
   p.type = d.efc_type.data();
   p.id = d.efc_id.data();

@@ -35,6 +35,12 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
 // soft_constraint.cc: y (nrows) = A x for a dense row-major A (nrows x ncols), each row summed
 // over its columns in order (the dense J: MulJ, and J qvel in ReferenceAcceleration).
 void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double* y);
+// The same product over the columns each row was built over (ConstraintProblem::J_dense_*):
+// row i summed over colind[rowadr[i] .. + rownnz[i]) in order, which are the only columns where
+// it can be nonzero: the same bits as MulDenseRows for finite x (every skipped term is an exact
+// zero, and a sum that starts at +0 is not changed by adding one).
+void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
+                      const int* rowadr, const int* colind, const double* x, double* y);
 
 // A view of the current problem (pointers into d), with M operations from `ops`.
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops);

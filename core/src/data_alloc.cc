@@ -168,6 +168,10 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   d.efc_J_rownnz.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_rowadr.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_colind.assign(IsSparse(m) ? static_cast<std::size_t>(nj) * MaxRowNonzeros(m) : 0, 0);
+  // a dense J's structure: up to nv columns per row (a row built over all of them)
+  d.efc_J_dense_rownnz.assign(IsSparse(m) ? 0 : nj, 0);
+  d.efc_J_dense_rowadr.assign(IsSparse(m) ? 0 : nj, 0);
+  d.efc_J_dense_colind.assign(IsSparse(m) ? 0 : static_cast<std::size_t>(nj) * m.nv, 0);
   // with islands, one trace per island (at most ntree islands)
   const int traces = UsesIslands(m) ? std::max(m.ntree, 1) : 1;
   d.solver_trace.assign(static_cast<std::size_t>(std::max(m.opt.iterations, 1)) * traces,

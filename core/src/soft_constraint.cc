@@ -347,7 +347,24 @@ void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double
   for (; i < nrows; ++i) MulDenseRowBlock<1>(A, ncols, i, x, y);
 }
 
+void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
+                      const int* rowadr, const int* colind, const double* x, double* y) {
+  for (int i = 0; i < nrows; ++i) {
+    const double* row = A + static_cast<long>(i) * ncols;
+    const int* cols = colind + rowadr[i];
+    const int n = rownnz[i];
+    double sum = 0;
+    for (int k = 0; k < n; ++k) sum += row[cols[k]] * x[cols[k]];
+    y[i] = sum;
+  }
+}
+
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
+  if (p.J && p.J_dense_colind) {
+    MulDenseRowsOver(p.J, p.nefc, p.nv, p.J_dense_rownnz, p.J_dense_rowadr, p.J_dense_colind, x,
+                     y);
+    return;
+  }
   if (p.J) {
     MulDenseRows(p.J, p.nefc, p.nv, x, y);
     return;
@@ -368,6 +385,19 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   for (int c = 0; c < p.nv; ++c) y[c] = 0;
   if (!p.J && p.J_rowrun) {
     MulRuns<true>(p, f, y);
+    return;
+  }
+  if (p.J && p.J_dense_colind) {
+    // each row over the columns it was built over: every y[c] takes the rows' terms in row
+    // order, as below, without the exact zeros (y starts at +0, so skipping them keeps the bits)
+    for (int i = 0; i < p.nefc; ++i) {
+      if (f[i] == 0) continue;
+      const double fi = f[i];
+      const double* row = p.J + static_cast<long>(i) * p.nv;
+      const int* cols = p.J_dense_colind + p.J_dense_rowadr[i];
+      const int n = p.J_dense_rownnz[i];
+      for (int k = 0; k < n; ++k) y[cols[k]] += row[cols[k]] * fi;
+    }
     return;
   }
   if (p.J) {
@@ -404,6 +434,23 @@ ArenaPlan CompressedJacobian::Plan(const Model& m) {
 
 namespace {
 
+// visit(column, value) for every nonzero of row i of p's dense J, columns increasing: over
+// the columns the row was built over when p has them, else over all columns
+template <class Visit>
+void ForEachNonzeroOfDenseRow(const ConstraintProblem& p, int i, Visit&& visit) {
+  const double* row = p.J + static_cast<long>(i) * p.nv;
+  if (p.J_dense_colind) {
+    const int* cols = p.J_dense_colind + p.J_dense_rowadr[i];
+    for (int k = 0; k < p.J_dense_rownnz[i]; ++k) {
+      if (row[cols[k]] != 0) visit(cols[k], row[cols[k]]);
+    }
+  } else {
+    for (int col = 0; col < p.nv; ++col) {
+      if (row[col] != 0) visit(col, row[col]);
+    }
+  }
+}
+
 // (CSR arrays of p) => run[i] for the first row of each run of rows with the same columns
 void FindRowRuns(const ConstraintProblem& p, int* run) {
   int first = 0;
@@ -429,24 +476,23 @@ ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& aren
   ConstraintProblem sparse = p;
   int* run = arena.Ints(p.nefc);
   if (p.J) {
-    const std::size_t size = static_cast<std::size_t>(p.nefc) * p.nv;
+    // the nonzeros among the columns each row was built over (all columns when unknown)
     std::size_t nnz = 0;
-    for (std::size_t e = 0; e < size; ++e) nnz += p.J[e] != 0;
+    for (int i = 0; i < p.nefc; ++i) ForEachNonzeroOfDenseRow(p, i, [&nnz](int, double) { ++nnz; });
     CompressedJacobian c;
     ArenaCarve carve(arena);
     c.Blocks(carve, p.nefc, nnz);
     int adr = 0;
     for (int i = 0; i < p.nefc; ++i) {
-      const double* row = p.J + static_cast<long>(i) * p.nv;
       c.rowadr[i] = adr;
-      for (int col = 0; col < p.nv; ++col) {
-        if (row[col] == 0) continue;
+      ForEachNonzeroOfDenseRow(p, i, [&](int col, double value) {
         c.colind[adr] = col;
-        c.values[adr++] = row[col];
-      }
+        c.values[adr++] = value;
+      });
       c.rownnz[i] = adr - c.rowadr[i];
     }
     sparse.J = nullptr;
+    sparse.J_dense_rownnz = sparse.J_dense_rowadr = sparse.J_dense_colind = nullptr;
     sparse.J_rownnz = c.rownnz;
     sparse.J_rowadr = c.rowadr;
     sparse.J_colind = c.colind;
