@@ -347,15 +347,102 @@ void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double
   for (; i < nrows; ++i) MulDenseRowBlock<1>(A, ncols, i, x, y);
 }
 
-void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
-                      const int* rowadr, const int* colind, const double* x, double* y) {
-  for (int i = 0; i < nrows; ++i) {
-    const double* row = A + static_cast<long>(i) * ncols;
+namespace {
+
+// The rows i .. i + G - 1 from i on that share row i's column list (the same address: the rows
+// of one contact, AddRow), at most G.
+template <int G>
+int SharedColumnsRun(int nrows, const int* rownnz, const int* rowadr, int i) {
+  int g = 1;
+  while (g < G && i + g < nrows && rowadr[i + g] == rowadr[i] && rownnz[i + g] == rownnz[i]) {
+    ++g;
+  }
+  return g;
+}
+
+// y[i .. i + G) = rows i .. i + G - 1 of A over their shared columns cols[0..n) times x: each
+// row's sum over the columns in order, x read once for the G rows.
+template <int G>
+void MulRowsOver(const double* A, int ncols, int i, const int* cols, int n, const double* x,
+                 double* y) {
+  // the rows' starts in locals: one indexed load per entry
+  const double* row[G];
+  for (int r = 0; r < G; ++r) row[r] = A + static_cast<long>(i + r) * ncols;
+  double sum[G] = {};
+  for (int k = 0; k < n; ++k) {
+    const int c = cols[k];
+    const double xc = x[c];
+    for (int r = 0; r < G; ++r) sum[r] += row[r][c] * xc;
+  }
+  for (int r = 0; r < G; ++r) y[i + r] = sum[r];
+}
+
+// y += rows i .. i + G - 1 of A over their shared columns cols[0..n), transposed, times f:
+// every y[c] takes the rows' terms in row order (the rows with f = 0 add nothing: skipped).
+template <int G>
+void AddRowsOverT(const double* A, int ncols, int i, const int* cols, int n, const double* f,
+                  double* y) {
+  // the rows with a force, their starts and forces in locals (y's stores could alias them)
+  const double* row[G];
+  double fa[G];
+  int na = 0;
+  for (int r = 0; r < G; ++r) {
+    if (f[i + r] == 0) continue;
+    row[na] = A + static_cast<long>(i + r) * ncols;
+    fa[na++] = f[i + r];
+  }
+  if (na == 0) return;
+  if (na == G) {  // the usual case: the loop over the rows unrolled
+    for (int k = 0; k < n; ++k) {
+      const int c = cols[k];
+      double yc = y[c];
+      for (int a = 0; a < G; ++a) yc += row[a][c] * fa[a];
+      y[c] = yc;
+    }
+    return;
+  }
+  for (int k = 0; k < n; ++k) {
+    const int c = cols[k];
+    double yc = y[c];
+    for (int a = 0; a < na; ++a) yc += row[a][c] * fa[a];
+    y[c] = yc;
+  }
+}
+
+constexpr int kMaxRowsOver = 4;  // a pyramidal condim-3 contact's rows
+
+// y (ncols, zeroed by the caller) += A' f over the rows' columns (MulDenseRowsOver's arrays)
+void AddDenseRowsOverT(const double* A, int nrows, int ncols, const int* rownnz,
+                       const int* rowadr, const int* colind, const double* f, double* y) {
+  for (int i = 0; i < nrows;) {
+    const int g = SharedColumnsRun<kMaxRowsOver>(nrows, rownnz, rowadr, i);
     const int* cols = colind + rowadr[i];
     const int n = rownnz[i];
-    double sum = 0;
-    for (int k = 0; k < n; ++k) sum += row[cols[k]] * x[cols[k]];
-    y[i] = sum;
+    switch (g) {
+      case 1: AddRowsOverT<1>(A, ncols, i, cols, n, f, y); break;
+      case 2: AddRowsOverT<2>(A, ncols, i, cols, n, f, y); break;
+      case 3: AddRowsOverT<3>(A, ncols, i, cols, n, f, y); break;
+      default: AddRowsOverT<kMaxRowsOver>(A, ncols, i, cols, n, f, y); break;
+    }
+    i += g;
+  }
+}
+
+}  // namespace
+
+void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
+                      const int* rowadr, const int* colind, const double* x, double* y) {
+  for (int i = 0; i < nrows;) {
+    const int g = SharedColumnsRun<kMaxRowsOver>(nrows, rownnz, rowadr, i);
+    const int* cols = colind + rowadr[i];
+    const int n = rownnz[i];
+    switch (g) {
+      case 1: MulRowsOver<1>(A, ncols, i, cols, n, x, y); break;
+      case 2: MulRowsOver<2>(A, ncols, i, cols, n, x, y); break;
+      case 3: MulRowsOver<3>(A, ncols, i, cols, n, x, y); break;
+      default: MulRowsOver<kMaxRowsOver>(A, ncols, i, cols, n, x, y); break;
+    }
+    i += g;
   }
 }
 
@@ -390,14 +477,8 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   if (p.J && p.J_dense_colind) {
     // each row over the columns it was built over: every y[c] takes the rows' terms in row
     // order, as below, without the exact zeros (y starts at +0, so skipping them keeps the bits)
-    for (int i = 0; i < p.nefc; ++i) {
-      if (f[i] == 0) continue;
-      const double fi = f[i];
-      const double* row = p.J + static_cast<long>(i) * p.nv;
-      const int* cols = p.J_dense_colind + p.J_dense_rowadr[i];
-      const int n = p.J_dense_rownnz[i];
-      for (int k = 0; k < n; ++k) y[cols[k]] += row[cols[k]] * fi;
-    }
+    AddDenseRowsOverT(p.J, p.nefc, p.nv, p.J_dense_rownnz, p.J_dense_rowadr, p.J_dense_colind,
+                      f, y);
     return;
   }
   if (p.J) {

@@ -77,7 +77,7 @@ TEST(ConstraintDenseRowColumns, CoverEveryNonzeroOfEachRow) {
     ASSERT_TRUE(ds.efc_J_dense_rownnz.empty());  // a sparse J has no such structure
     ASSERT_GT(dd.nefc, 0);
     ASSERT_EQ(dd.nefc, ds.nefc);
-    int listed_zero = 0;
+    int listed_zero = 0, shared = 0;
     for (int i = 0; i < dd.nefc; ++i) {
       const int* cols = dd.efc_J_dense_colind.data() + dd.efc_J_dense_rowadr[i];
       const int n = dd.efc_J_dense_rownnz[i];
@@ -93,15 +93,34 @@ TEST(ConstraintDenseRowColumns, CoverEveryNonzeroOfEachRow) {
         listed_zero += row[cols[k]] == 0;
       }
       for (int c = 0; c < m.nv; ++c) {
-        if (!listed[c]) EXPECT_EQ(row[c], 0.0) << "row " << i << " column " << c << " missed";
+        if (!listed[c]) {
+          EXPECT_EQ(row[c], 0.0) << "row " << i << " column " << c << " missed";
+        }
       }
-      // packed one row after the other
+      // packed one row after the other, or the previous row's list (a contact's rows)
       if (i > 0) {
-        EXPECT_EQ(dd.efc_J_dense_rowadr[i],
-                  dd.efc_J_dense_rowadr[i - 1] + dd.efc_J_dense_rownnz[i - 1]);
+        const int prev = dd.efc_J_dense_rowadr[i - 1];
+        const int adr = dd.efc_J_dense_rowadr[i];
+        EXPECT_TRUE(adr == prev + dd.efc_J_dense_rownnz[i - 1] ||
+                    (adr == prev && n == dd.efc_J_dense_rownnz[i - 1]))
+            << "row " << i;
+        if (adr == prev) shared += 1;
       }
     }
     (void)listed_zero;  // zeros inside a row's columns are allowed (and skipped by the views)
+    // a contact's rows after its first share its list
+    int contact_rows_after_first = 0;
+    for (int k = 0; k < dd.ncon; ++k) {
+      const Contact& c = dd.contact[k];
+      if (c.efc_address < 0) continue;
+      int rows = 0;
+      for (int i = c.efc_address; i < dd.nefc && dd.efc_id[i] == k && IsContactRow(dd.efc_type[i]);
+           ++i) {
+        ++rows;
+      }
+      contact_rows_after_first += rows - 1;
+    }
+    EXPECT_EQ(shared, contact_rows_after_first);
   }
 }
 
