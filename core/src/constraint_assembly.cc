@@ -159,7 +159,8 @@ void AddContactRows(const Model& m, Data& d, RowScratch& s) {
     } else if (elliptic) {
       for (int r = 0; r < c.dim && ok; ++r) {
         ok = AddRow(m, d, s.cols, s.rows + r * n, n, r == 0 ? c.dist : 0,
-                    r == 0 ? c.includemargin : 0, 0, ConstraintType::kContactElliptic, k);
+                    r == 0 ? c.includemargin : 0, 0, ConstraintType::kContactElliptic, k,
+                    /*columns_of_previous_row=*/d.nefc > first);
       }
     } else {
       for (int r = 1; r < c.dim && ok; ++r) {
@@ -167,7 +168,8 @@ void AddContactRows(const Model& m, Data& d, RowScratch& s) {
           const double mu = sign * c.friction[r - 1];
           for (int q = 0; q < n; ++q) s.edge[q] = s.rows[q] + mu * s.rows[r * n + q];
           ok = AddRow(m, d, s.cols, s.edge, n, c.dist, c.includemargin, 0,
-                      ConstraintType::kContactPyramidal, k);
+                      ConstraintType::kContactPyramidal, k,
+                      /*columns_of_previous_row=*/d.nefc > first);
         }
       }
     }
@@ -203,8 +205,33 @@ int MaxRowNonzeros(const Model& m) {
   return std::min(bound, m.nv);
 }
 
+namespace {
+
+// Row i of a dense J is built over columns cols[0..nnz) (increasing): kept as the row's
+// structure (Data::efc_J_dense_colind), packed after row i - 1's, or row i - 1's own list when
+// the caller says the columns are row i - 1's (the rows of one contact: the products then find
+// them as one run, MulDenseRowsOver). A Data without room for it (not allocated for a dense J)
+// keeps none, and the problem then has none (MakeProblem).
+void RecordDenseRowColumns(Data& d, int i, const int* cols, int nnz, bool columns_of_previous) {
+  if (d.efc_J_dense_rownnz.empty()) return;
+  int* rowadr = d.efc_J_dense_rowadr.data();
+  int* rownnz = d.efc_J_dense_rownnz.data();
+  rownnz[i] = nnz;
+  if (i > 0 && columns_of_previous) {
+    rowadr[i] = rowadr[i - 1];
+    return;
+  }
+  const int adr = i == 0 ? 0 : rowadr[i - 1] + rownnz[i - 1];
+  rowadr[i] = adr;
+  int* out = d.efc_J_dense_colind.data() + adr;
+  for (int k = 0; k < nnz; ++k) out[k] = cols[k];  // a few columns: no memmove call
+}
+
+}  // namespace
+
 bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nnz, double pos,
-            double margin, double frictionloss, ConstraintType type, int id) {
+            double margin, double frictionloss, ConstraintType type, int id,
+            bool columns_of_previous_row) {
   // rows whose Jacobian is zero at this configuration are kept, as MuJoCo 2.2.2 does (e.g. the
   // out-of-plane row of a connect closing a planar loop): their force is then determined by
   // the regularization alone
@@ -228,6 +255,7 @@ bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nn
     std::copy(cols, cols + nnz, d.efc_J_colind.begin() + adr);
     std::copy(vals, vals + nnz, d.efc_J.begin() + adr);
   } else {
+    RecordDenseRowColumns(d, i, cols, nnz, columns_of_previous_row);
     double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
     // increasing columns spanning nnz: one block (a contact between adjacent trees, a single
     // body's chain), copied between two runs of zeros instead of zeroed and then scattered
@@ -363,6 +391,10 @@ void ReferenceAcceleration(const Model& m, Data& d) {
       }
       d.efc_vel[i] = vel;
     }
+  } else if (!d.efc_J_dense_rownnz.empty()) {  // over the columns each row was built over
+    MulDenseRowsOver(d.efc_J.data(), d.nefc, m.nv, d.efc_J_dense_rownnz.data(),
+                     d.efc_J_dense_rowadr.data(), d.efc_J_dense_colind.data(), d.qvel.data(),
+                     d.efc_vel.data());
   } else {
     MulDenseRows(d.efc_J.data(), d.nefc, m.nv, d.qvel.data(), d.efc_vel.data());
   }
@@ -391,6 +423,11 @@ ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps
     p.J_sparse = d.efc_J.data();
   } else {
     p.J = d.efc_J.data();
+    if (!d.efc_J_dense_rownnz.empty()) {  // the columns each row was built over (AddRow)
+      p.J_dense_rownnz = d.efc_J_dense_rownnz.data();
+      p.J_dense_rowadr = d.efc_J_dense_rowadr.data();
+      p.J_dense_colind = d.efc_J_dense_colind.data();
+    }
   }
   p.type = d.efc_type.data();
   p.id = d.efc_id.data();

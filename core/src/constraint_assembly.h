@@ -28,13 +28,21 @@ void ConstraintParameters(const Model& m, Data& d);
 
 // Appends one row: the Jacobian's nonzeros (columns `cols`, increasing, values `vals`), residual,
 // margin, friction loss, type and id. Returns false (and adds nothing) when the row buffer is
-// full.
+// full. columns_of_previous_row: `cols` are the previous row's (a contact's second row on), which
+// a dense J's structure then shares (Data::efc_J_dense_rowadr equal: a run of rows).
 bool AddRow(const Model& m, Data& d, const int* cols, const double* vals, int nnz, double pos,
-            double margin, double frictionloss, ConstraintType type, int id);
+            double margin, double frictionloss, ConstraintType type, int id,
+            bool columns_of_previous_row = false);
 
 // soft_constraint.cc: y (nrows) = A x for a dense row-major A (nrows x ncols), each row summed
 // over its columns in order (the dense J: MulJ, and J qvel in ReferenceAcceleration).
 void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double* y);
+// The same product over the columns each row was built over (ConstraintProblem::J_dense_*):
+// row i summed over colind[rowadr[i] .. + rownnz[i]) in order, which are the only columns where
+// it can be nonzero: the same bits as MulDenseRows for finite x (every skipped term is an exact
+// zero, and a sum that starts at +0 is not changed by adding one).
+void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
+                      const int* rowadr, const int* colind, const double* x, double* y);
 
 // A view of the current problem (pointers into d), with M operations from `ops`.
 ConstraintProblem MakeProblem(const Model& m, const Data& d, const MassMatrixOps& ops);

@@ -168,6 +168,15 @@ void AllocateData(const Model& m, Data& d, std::size_t plugin_scratch) {
   d.efc_J_rownnz.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_rowadr.assign(IsSparse(m) ? nj : 0, 0);
   d.efc_J_colind.assign(IsSparse(m) ? static_cast<std::size_t>(nj) * MaxRowNonzeros(m) : 0, 0);
+  // a dense J's structure: up to nv columns per row (a row built over all of them); none below
+  // kDenseRowColumnsMinDofs dofs, where reading a row whole costs no more than through its
+  // column list (measured per step with the list: point_mass, nv 3, +0.23 k instructions;
+  // acrobot, nv 2, +0.1 k; swimmer6, nv 8, +0.03 k; docs/performance.md, stop 29)
+  constexpr int kDenseRowColumnsMinDofs = 10;
+  const bool row_columns = !IsSparse(m) && m.nv >= kDenseRowColumnsMinDofs;
+  d.efc_J_dense_rownnz.assign(row_columns ? nj : 0, 0);
+  d.efc_J_dense_rowadr.assign(row_columns ? nj : 0, 0);
+  d.efc_J_dense_colind.assign(row_columns ? static_cast<std::size_t>(nj) * m.nv : 0, 0);
   // with islands, one trace per island (at most ntree islands)
   const int traces = UsesIslands(m) ? std::max(m.ntree, 1) : 1;
   d.solver_trace.assign(static_cast<std::size_t>(std::max(m.opt.iterations, 1)) * traces,

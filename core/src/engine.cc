@@ -257,6 +257,11 @@ void Engine::SolveConstraints(Data& d) const {
       problem.solver_memory = d.solver_memory.data();
       problem.matrices_id = d.matrices_id;
     }
+    // J' force straight into qfrc_constraint when the solver holds it at its solution, bit
+    // for bit as MulJT below would sum it (gauss/solver.h)
+    SolveByproducts byproducts;
+    byproducts.qfrc_constraint = d.qfrc_constraint.data();
+    problem.byproducts = &byproducts;
     SolverResult result;
     {
       const PluginCallScope mark("solver", plugins_->solver.info.name.c_str(), "constraint solve");
@@ -266,7 +271,10 @@ void Engine::SolveConstraints(Data& d) const {
                                              d.efc_force.data(), d.solver_trace.data());
     }
     d.solver_iter = result.iterations;
-    MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
+    problem.byproducts = nullptr;
+    if (!byproducts.qfrc_constraint_given) {
+      MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
+    }
     // row states at the solution (what the force law is doing), for sensors and reports
     ArenaScope scope(d.arena);
     double* jar = d.arena.Doubles(d.nefc);

@@ -76,9 +76,13 @@ std::size_t IslandScratchSize(const Model& m) {
   // vectors (with the simple-dof flags), int maps
   const std::size_t nv = m.nv, nj = std::max(m.njmax, 0);
   const std::size_t row = IsSparse(m) ? static_cast<std::size_t>(MaxRowNonzeros(m)) : nv;
-  // (and, with sleep, the qpos of the sleeping trees across the integrator)
-  return 2 * nj * row + 16 * nj + 3 * static_cast<std::size_t>(m.nM) + 13 * nv +
-         2 * static_cast<std::size_t>(m.ntree) + static_cast<std::size_t>(m.nq) + 64;
+  // (and, with sleep, the qpos of the sleeping trees across the integrator); a dense J's rows'
+  // columns (island_solve.cc: counted as doubles, more than the ints need) and the island's
+  // J' force (nv)
+  const std::size_t dense_columns = IsSparse(m) ? 0 : nj * nv + 2 * nj + 8;
+  return 2 * nj * row + 16 * nj + 3 * static_cast<std::size_t>(m.nM) + 14 * nv +
+         2 * static_cast<std::size_t>(m.ntree) + static_cast<std::size_t>(m.nq) + 64 +
+         dense_columns;
 }
 
 void FindIslands(const Model& m, Data& d) {

@@ -5,6 +5,7 @@
 // other (each row keeps its ancestors, all in the same tree). Rows and dofs keep their order.
 #include <algorithm>
 
+#include "gauss/solver.h"
 #include "gauss/sparse_inertia.h"
 #include "island.h"
 
@@ -57,6 +58,31 @@ struct IslandCopy {
   double* qLDiagInv = nullptr;
 };
 
+// The columns island k's rows (`rows`) were built over (full.J_dense_*), renumbered as the
+// island's dofs (`local`) => p.J_dense_*. A column of another island is left out: the row is an
+// exact zero there (islands unite the trees of a row's nonzeros).
+void CopyIslandRowColumns(const ConstraintProblem& full, Data& d, int k, const int* rows,
+                          int nefc, const int* local, ConstraintProblem& p) {
+  int* rownnz = d.arena.Ints(nefc);
+  int* rowadr = d.arena.Ints(nefc);
+  int most = 0;
+  for (int r = 0; r < nefc; ++r) most += full.J_dense_rownnz[rows[r]];
+  int* colind = d.arena.Ints(most);
+  int nnz = 0;
+  for (int r = 0; r < nefc; ++r) {
+    const int* cols = full.J_dense_colind + full.J_dense_rowadr[rows[r]];
+    rowadr[r] = nnz;
+    // in order: local is monotone
+    for (int q = 0; q < full.J_dense_rownnz[rows[r]]; ++q) {
+      if (d.dof_island[cols[q]] == k) colind[nnz++] = local[cols[q]];
+    }
+    rownnz[r] = nnz - rowadr[r];
+  }
+  p.J_dense_rownnz = rownnz;
+  p.J_dense_rowadr = rowadr;
+  p.J_dense_colind = colind;
+}
+
 IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local) {
   Arena& a = d.arena;
   IslandCopy c;
@@ -68,6 +94,7 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
   p.nv = nv;
   p.nefc = nefc;
   p.by_island = true;
+  p.byproducts = nullptr;  // the caller's are for the whole problem (SolveByIsland)
   for (int i = 0; i < nv; ++i) local[dofs[i]] = i;
 
   // M, its factor and their layout: each dof's stored row, with parents renumbered
@@ -121,6 +148,7 @@ IslandCopy CopyIsland(const ConstraintProblem& full, Data& d, int k, int* local)
       for (int i = 0; i < nv; ++i) J[static_cast<long>(r) * nv + i] = src[dofs[i]];
     }
     p.J = J;
+    if (full.J_dense_colind) CopyIslandRowColumns(full, d, k, rows, nefc, local, p);
   } else {
     int* rownnz = Gather(a, full.J_rownnz, rows, nefc);
     int* rowadr = a.Ints(nefc);
@@ -215,6 +243,16 @@ SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& s
     return SolveWholeProblemAsIsland(p, solver, d, trace);
   }
   int* local = d.arena.Ints(p.nv);
+  // J' force is the islands' own, each at its dofs (a row is zero outside its island), when
+  // every island's solver gives it; +0 at the dofs of no island (no row reaches them)
+  SolveByproducts* whole = p.byproducts;
+  const bool want_qfrc = whole && whole->qfrc_constraint;
+  bool all_qfrc = want_qfrc;
+  if (want_qfrc) {
+    for (int i = 0; i < p.nv; ++i) {
+      if (d.dof_island[i] < 0) whole->qfrc_constraint[i] = 0;
+    }
+  }
   for (int k = 0; k < d.nisland; ++k) {
     ArenaScope scope(d.arena);
     IslandCopy copy = CopyIsland(p, d, k, local);
@@ -222,6 +260,11 @@ SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& s
     copy.p.M = &ops;
     double* qacc = d.arena.Doubles(copy.p.nv);
     double* force = d.arena.Doubles(copy.p.nefc);
+    SolveByproducts island;
+    if (all_qfrc) {
+      island.qfrc_constraint = d.arena.Doubles(copy.p.nv);
+      copy.p.byproducts = &island;
+    }
     // island k's statistics go to its own stretch of the trace (gauss/data.h)
     SolverIteration* island_trace = trace ? trace + static_cast<std::size_t>(k) * p.iterations
                                           : nullptr;
@@ -233,7 +276,14 @@ SolverResult SolveByIsland(const ConstraintProblem& p, const ConstraintSolver& s
     const int* rows = d.island_efcind.data() + d.island_efcadr[k];
     for (int i = 0; i < copy.p.nv; ++i) d.qacc[dofs[i]] = qacc[i];
     for (int r = 0; r < copy.p.nefc; ++r) d.efc_force[rows[r]] = force[r];
+    all_qfrc = all_qfrc && island.qfrc_constraint_given;
+    if (all_qfrc) {
+      for (int i = 0; i < copy.p.nv; ++i) {
+        whole->qfrc_constraint[dofs[i]] = island.qfrc_constraint[i];
+      }
+    }
   }
+  if (want_qfrc) whole->qfrc_constraint_given = all_qfrc;
   // rows without nonzeros (no island): their force is the penalty's at jar = -aref
   bool orphan = false;
   for (int i = 0; i < p.nefc; ++i) orphan = orphan || d.efc_island[i] < 0;

@@ -80,16 +80,18 @@ void EvaluateTrial(const ConstraintProblem& p, const PrimalPoint& pt, const doub
   trial.at = a;
 }
 
-// (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.grad; returns |pt.grad|^2.
+// (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.qfrc_constraint, pt.grad;
+// returns |pt.grad|^2.
 double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint& pt) {
   // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
   // gradient = M (x - a0) + J' ds/djar = M x - qfrc_smooth - J' force
-  MulJT(p, pt.force, pt.grad);
+  // J' force is kept (pt.qfrc_constraint): a solver may hand it back with its solution
+  MulJT(p, pt.force, pt.qfrc_constraint);
   double quad = 0, gnorm = 0;
   for (int i = 0; i < p.nv; ++i) {
     const double Mdx = pt.Mx[i] - p.qfrc_smooth[i];
     quad += (pt.x[i] - p.qacc_smooth[i]) * Mdx;
-    pt.grad[i] = Mdx - pt.grad[i];
+    pt.grad[i] = Mdx - pt.qfrc_constraint[i];
     gnorm += pt.grad[i] * pt.grad[i];
   }
   pt.cost = 0.5 * quad + penalty;

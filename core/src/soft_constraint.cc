@@ -347,7 +347,111 @@ void MulDenseRows(const double* A, int nrows, int ncols, const double* x, double
   for (; i < nrows; ++i) MulDenseRowBlock<1>(A, ncols, i, x, y);
 }
 
+namespace {
+
+// The rows i .. i + G - 1 from i on that share row i's column list (the same address: the rows
+// of one contact, AddRow), at most G.
+template <int G>
+int SharedColumnsRun(int nrows, const int* rownnz, const int* rowadr, int i) {
+  int g = 1;
+  while (g < G && i + g < nrows && rowadr[i + g] == rowadr[i] && rownnz[i + g] == rownnz[i]) {
+    ++g;
+  }
+  return g;
+}
+
+// y[i .. i + G) = rows i .. i + G - 1 of A over their shared columns cols[0..n) times x: each
+// row's sum over the columns in order, x read once for the G rows.
+template <int G>
+void MulRowsOver(const double* A, int ncols, int i, const int* cols, int n, const double* x,
+                 double* y) {
+  // the rows' starts in locals: one indexed load per entry
+  const double* row[G];
+  for (int r = 0; r < G; ++r) row[r] = A + static_cast<long>(i + r) * ncols;
+  double sum[G] = {};
+  for (int k = 0; k < n; ++k) {
+    const int c = cols[k];
+    const double xc = x[c];
+    for (int r = 0; r < G; ++r) sum[r] += row[r][c] * xc;
+  }
+  for (int r = 0; r < G; ++r) y[i + r] = sum[r];
+}
+
+// y += rows i .. i + G - 1 of A over their shared columns cols[0..n), transposed, times f:
+// every y[c] takes the rows' terms in row order (the rows with f = 0 add nothing: skipped).
+template <int G>
+void AddRowsOverT(const double* A, int ncols, int i, const int* cols, int n, const double* f,
+                  double* y) {
+  // the rows with a force, their starts and forces in locals (y's stores could alias them)
+  const double* row[G];
+  double fa[G];
+  int na = 0;
+  for (int r = 0; r < G; ++r) {
+    if (f[i + r] == 0) continue;
+    row[na] = A + static_cast<long>(i + r) * ncols;
+    fa[na++] = f[i + r];
+  }
+  if (na == 0) return;
+  if (na == G) {  // the usual case: the loop over the rows unrolled
+    for (int k = 0; k < n; ++k) {
+      const int c = cols[k];
+      double yc = y[c];
+      for (int a = 0; a < G; ++a) yc += row[a][c] * fa[a];
+      y[c] = yc;
+    }
+    return;
+  }
+  for (int k = 0; k < n; ++k) {
+    const int c = cols[k];
+    double yc = y[c];
+    for (int a = 0; a < na; ++a) yc += row[a][c] * fa[a];
+    y[c] = yc;
+  }
+}
+
+constexpr int kMaxRowsOver = 4;  // a pyramidal condim-3 contact's rows
+
+// y (ncols, zeroed by the caller) += A' f over the rows' columns (MulDenseRowsOver's arrays)
+void AddDenseRowsOverT(const double* A, int nrows, int ncols, const int* rownnz,
+                       const int* rowadr, const int* colind, const double* f, double* y) {
+  for (int i = 0; i < nrows;) {
+    const int g = SharedColumnsRun<kMaxRowsOver>(nrows, rownnz, rowadr, i);
+    const int* cols = colind + rowadr[i];
+    const int n = rownnz[i];
+    switch (g) {
+      case 1: AddRowsOverT<1>(A, ncols, i, cols, n, f, y); break;
+      case 2: AddRowsOverT<2>(A, ncols, i, cols, n, f, y); break;
+      case 3: AddRowsOverT<3>(A, ncols, i, cols, n, f, y); break;
+      default: AddRowsOverT<kMaxRowsOver>(A, ncols, i, cols, n, f, y); break;
+    }
+    i += g;
+  }
+}
+
+}  // namespace
+
+void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
+                      const int* rowadr, const int* colind, const double* x, double* y) {
+  for (int i = 0; i < nrows;) {
+    const int g = SharedColumnsRun<kMaxRowsOver>(nrows, rownnz, rowadr, i);
+    const int* cols = colind + rowadr[i];
+    const int n = rownnz[i];
+    switch (g) {
+      case 1: MulRowsOver<1>(A, ncols, i, cols, n, x, y); break;
+      case 2: MulRowsOver<2>(A, ncols, i, cols, n, x, y); break;
+      case 3: MulRowsOver<3>(A, ncols, i, cols, n, x, y); break;
+      default: MulRowsOver<kMaxRowsOver>(A, ncols, i, cols, n, x, y); break;
+    }
+    i += g;
+  }
+}
+
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
+  if (p.J && p.J_dense_colind) {
+    MulDenseRowsOver(p.J, p.nefc, p.nv, p.J_dense_rownnz, p.J_dense_rowadr, p.J_dense_colind, x,
+                     y);
+    return;
+  }
   if (p.J) {
     MulDenseRows(p.J, p.nefc, p.nv, x, y);
     return;
@@ -368,6 +472,13 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   for (int c = 0; c < p.nv; ++c) y[c] = 0;
   if (!p.J && p.J_rowrun) {
     MulRuns<true>(p, f, y);
+    return;
+  }
+  if (p.J && p.J_dense_colind) {
+    // each row over the columns it was built over: every y[c] takes the rows' terms in row
+    // order, as below, without the exact zeros (y starts at +0, so skipping them keeps the bits)
+    AddDenseRowsOverT(p.J, p.nefc, p.nv, p.J_dense_rownnz, p.J_dense_rowadr, p.J_dense_colind,
+                      f, y);
     return;
   }
   if (p.J) {
@@ -404,6 +515,23 @@ ArenaPlan CompressedJacobian::Plan(const Model& m) {
 
 namespace {
 
+// visit(column, value) for every nonzero of row i of p's dense J, columns increasing: over
+// the columns the row was built over when p has them, else over all columns
+template <class Visit>
+void ForEachNonzeroOfDenseRow(const ConstraintProblem& p, int i, Visit&& visit) {
+  const double* row = p.J + static_cast<long>(i) * p.nv;
+  if (p.J_dense_colind) {
+    const int* cols = p.J_dense_colind + p.J_dense_rowadr[i];
+    for (int k = 0; k < p.J_dense_rownnz[i]; ++k) {
+      if (row[cols[k]] != 0) visit(cols[k], row[cols[k]]);
+    }
+  } else {
+    for (int col = 0; col < p.nv; ++col) {
+      if (row[col] != 0) visit(col, row[col]);
+    }
+  }
+}
+
 // (CSR arrays of p) => run[i] for the first row of each run of rows with the same columns
 void FindRowRuns(const ConstraintProblem& p, int* run) {
   int first = 0;
@@ -429,24 +557,23 @@ ConstraintProblem WithCompressedJacobian(const ConstraintProblem& p, Arena& aren
   ConstraintProblem sparse = p;
   int* run = arena.Ints(p.nefc);
   if (p.J) {
-    const std::size_t size = static_cast<std::size_t>(p.nefc) * p.nv;
+    // the nonzeros among the columns each row was built over (all columns when unknown)
     std::size_t nnz = 0;
-    for (std::size_t e = 0; e < size; ++e) nnz += p.J[e] != 0;
+    for (int i = 0; i < p.nefc; ++i) ForEachNonzeroOfDenseRow(p, i, [&nnz](int, double) { ++nnz; });
     CompressedJacobian c;
     ArenaCarve carve(arena);
     c.Blocks(carve, p.nefc, nnz);
     int adr = 0;
     for (int i = 0; i < p.nefc; ++i) {
-      const double* row = p.J + static_cast<long>(i) * p.nv;
       c.rowadr[i] = adr;
-      for (int col = 0; col < p.nv; ++col) {
-        if (row[col] == 0) continue;
+      ForEachNonzeroOfDenseRow(p, i, [&](int col, double value) {
         c.colind[adr] = col;
-        c.values[adr++] = row[col];
-      }
+        c.values[adr++] = value;
+      });
       c.rownnz[i] = adr - c.rowadr[i];
     }
     sparse.J = nullptr;
+    sparse.J_dense_rownnz = sparse.J_dense_rowadr = sparse.J_dense_colind = nullptr;
     sparse.J_rownnz = c.rownnz;
     sparse.J_rowadr = c.rowadr;
     sparse.J_colind = c.colind;

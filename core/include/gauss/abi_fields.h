@@ -360,6 +360,9 @@
   X(ConstraintProblem, J_colind) \
   X(ConstraintProblem, J_sparse) \
   X(ConstraintProblem, J_rowrun) \
+  X(ConstraintProblem, J_dense_rownnz) \
+  X(ConstraintProblem, J_dense_rowadr) \
+  X(ConstraintProblem, J_dense_colind) \
   X(ConstraintProblem, type) \
   X(ConstraintProblem, id) \
   X(ConstraintProblem, pos) \
@@ -386,7 +389,8 @@
   X(ConstraintProblem, iterations) \
   X(ConstraintProblem, tolerance) \
   X(ConstraintProblem, solver_memory) \
-  X(ConstraintProblem, matrices_id)
+  X(ConstraintProblem, matrices_id) \
+  X(ConstraintProblem, byproducts)
 
 // data.h
 #define GAUSS_ABI_FIELDS_Data(X) \
@@ -437,6 +441,9 @@
   X(Data, efc_J_rownnz) \
   X(Data, efc_J_rowadr) \
   X(Data, efc_J_colind) \
+  X(Data, efc_J_dense_rownnz) \
+  X(Data, efc_J_dense_rowadr) \
+  X(Data, efc_J_dense_colind) \
   X(Data, efc_pos) \
   X(Data, efc_margin) \
   X(Data, efc_frictionloss) \

@@ -18,6 +18,7 @@
 namespace gauss {
 
 struct Model;
+struct SolveByproducts;  // gauss/solver.h
 
 // Kinds of scalar constraint rows (numbering as MuJoCo's mjtConstraint).
 enum class ConstraintType : int {
@@ -126,6 +127,15 @@ struct ConstraintProblem {
   // first row of each run (the runs tile the rows; other entries are not read). MulJ and MulJT
   // then read each run's columns once for all its rows (WithCompressedJacobian sets it).
   const int* J_rowrun = nullptr;         // (nefc)
+  // Optional (dense J only; null: not known): the columns each dense row was built over
+  // (MakeConstraints), in CSR form with columns increasing within a row. Row i of J is an exact
+  // zero outside columns J_dense_colind[J_dense_rowadr[i] .. + J_dense_rownnz[i]) (entries
+  // inside may be zero too). MulJ, MulJT and WithCompressedJacobian then read those entries
+  // only, with the same sums bit for bit (every term they skip is an exact zero). Whoever
+  // hands on a copy of the problem with other rows or another J must reset or remap them.
+  const int* J_dense_rownnz = nullptr;   // (nefc)
+  const int* J_dense_rowadr = nullptr;   // (nefc)
+  const int* J_dense_colind = nullptr;   // (sum of J_dense_rownnz)
 
   const ConstraintType* type = nullptr;  // (nefc) kind of each row
   const int* id = nullptr;               // (nefc) equality / dof / tendon / joint / contact id
@@ -177,6 +187,11 @@ struct ConstraintProblem {
   // the same ones (Data::matrices_id); 0 says nothing, and nothing is reused.
   double* solver_memory = nullptr;
   std::uint64_t matrices_id = 0;
+
+  // ------------------------------------------------------------ optional outputs
+  // Optional (null: nothing wanted): what the solver may hand back besides qacc and force,
+  // at the solution it returns (gauss/solver.h); solvers that do not fill it leave it alone.
+  SolveByproducts* byproducts = nullptr;
 };
 
 // ---------------------------------------------------------------- shared evaluations

@@ -85,6 +85,12 @@ struct Data {
   std::vector<int> efc_J_rownnz;       // (njmax) sparse: nonzeros of each row
   std::vector<int> efc_J_rowadr;       // (njmax) sparse: first value of each row in efc_J
   std::vector<int> efc_J_colind;       // sparse: column of each value (increasing in a row)
+  // Dense J only (empty when sparse): the columns each row was built over, increasing; row i
+  // of efc_J is zero outside columns efc_J_dense_colind[efc_J_dense_rowadr[i] .. +
+  // efc_J_dense_rownnz[i]) (ConstraintProblem::J_dense_colind: products skip the zeros)
+  std::vector<int> efc_J_dense_rownnz;  // (njmax)
+  std::vector<int> efc_J_dense_rowadr;  // (njmax)
+  std::vector<int> efc_J_dense_colind;  // (njmax x nv)
   std::vector<double> efc_pos;         // (njmax) residual r(q) (contact: distance)
   std::vector<double> efc_margin;      // (njmax) limit margin / contact includemargin
   std::vector<double> efc_frictionloss;  // (njmax) friction-loss bound, 0 for other rows

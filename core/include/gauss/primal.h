@@ -19,6 +19,7 @@ struct PrimalPoint {
   double* force = nullptr;  // (nefc) -ds/djar
   int* state = nullptr;     // (nefc) ConstraintState values
   double* grad = nullptr;   // (nv) M x - qfrc_smooth - J' force
+  double* qfrc_constraint = nullptr;  // (nv) J' force (MulJT), which grad subtracts
   double cost = 0;
 
   // The arrays, for nv dofs and nefc rows (gauss/arena.h: sizing and carving).
@@ -27,6 +28,7 @@ struct PrimalPoint {
     take(&x, nv, "x");
     take(&Mx, nv, "Mx");
     take(&grad, nv, "grad");
+    take(&qfrc_constraint, nv, "J' force");
     take(&jar, nefc, "jar");
     take(&force, nefc, "force");
     take(&state, nefc, "state");

@@ -70,6 +70,22 @@ struct SolutionTangent {
   double* force = nullptr;  // (nefc)
 };
 
+// What a solve may hand back besides (qacc, force), when the caller asks for it through
+// ConstraintProblem::byproducts: quantities at the returned solution that the solver holds
+// anyway, so that the caller need not compute them again. A solver fills an item only when its
+// numbers are the caller's own bit for bit (the same operations in the same order) and then
+// sets the item's flag; the caller clears the flags before the solve and computes what is not
+// given. A solver that fills nothing (the default) leaves the caller's path as it was.
+// Not offered: the row states at the solution. A primal solver holds the states of its final
+// jar, which it updated along the line search (jar + a J d), while the caller's come from a
+// fresh J qacc - aref: the two can differ at round-off, and so can a state on a boundary.
+struct SolveByproducts {
+  // (nv) J' force at the returned force, summed as MulJT(problem, force) sums it: for each dof,
+  // the rows' terms in increasing row order (exact zeros may be skipped)
+  double* qfrc_constraint = nullptr;
+  bool qfrc_constraint_given = false;
+};
+
 class GAUSS_API ConstraintSolver : public Plugin {
  public:
   // problem => (qacc (nv), force (nefc)); trace[0..iterations) filled when not null (capacity

@@ -178,6 +178,8 @@ void IpRows::Build(const ConstraintProblem& p, Arena& arena) {
   view.id = id;
   view.D = weight;
   view.J = dense;
+  // other rows than the kernel's: its dense rows' columns (J_dense_*) do not describe them
+  view.J_dense_rownnz = view.J_dense_rowadr = view.J_dense_colind = nullptr;
   view.J_rownnz = rownnz;
   view.J_rowadr = rowadr;
   view.J_sparse = values;

@@ -27,20 +27,10 @@ inline bool BothZero(const double* a) {
   return ((u | v) << 1) == 0;  // the sign bits shifted out
 }
 
-// A dense Jacobian's nonzeros as CSR rows (columns increasing) taken from `arena`: the
-// products with J and the Hessian's row products then touch only them (a contact row of a
-// stack of free boxes has 6 or 12 of 30 columns, a humanoid's about 12 of 27) for one scan of J
-// per solve. The sums are the dense loops' without their zero terms.
-ConstraintProblem SparseRowsView(const ConstraintProblem& p, Arena& arena) {
-  ConstraintProblem view = p;
-  // sizes and J in locals: the stores below may alias p's fields as far as the compiler knows
-  const int nv = p.nv, nefc = p.nefc;
-  const double* J = p.J;
-  int* rownnz = arena.Ints(nefc);
-  int* rowadr = arena.Ints(nefc);
-  const std::size_t most = static_cast<std::size_t>(nefc) * nv;
-  int* colind = arena.Ints(most);
-  double* values = arena.Doubles(most);
+// Every entry of a dense J (nefc x nv) scanned for its nonzeros => CSR rows (columns
+// increasing): for a problem that does not say which columns its rows were built over.
+void ScanDenseRows(const double* J, int nv, int nefc, int* rownnz, int* rowadr, int* colind,
+                   double* values) {
   int nnz = 0;
   for (int i = 0; i < nefc; ++i) {
     const double* row = J + static_cast<long>(i) * nv;
@@ -62,7 +52,46 @@ ConstraintProblem SparseRowsView(const ConstraintProblem& p, Arena& arena) {
     }
     rownnz[i] = nnz - rowadr[i];
   }
+}
+
+// A dense Jacobian's nonzeros as CSR rows (columns increasing) taken from `arena`: the
+// products with J and the Hessian's row products then touch only them (a contact row of a
+// stack of free boxes has 6 or 12 of 30 columns, a humanoid's about 12 of 27). The sums are
+// the dense loops' without their zero terms.
+ConstraintProblem SparseRowsView(const ConstraintProblem& p, Arena& arena) {
+  ConstraintProblem view = p;
+  // sizes and J in locals: the stores below may alias p's fields as far as the compiler knows
+  const int nv = p.nv, nefc = p.nefc;
+  const double* J = p.J;
+  int* rownnz = arena.Ints(nefc);
+  int* rowadr = arena.Ints(nefc);
+  const std::size_t most = static_cast<std::size_t>(nefc) * nv;
+  int* colind = arena.Ints(most);
+  double* values = arena.Doubles(most);
+  int nnz = 0;
+  if (p.J_dense_colind) {
+    // the columns each row was built over are known: only those are read (a box_stack row:
+    // 6 or 12 of 30), the zeros among them dropped as below (the same view)
+    const int *built_nnz = p.J_dense_rownnz, *built_adr = p.J_dense_rowadr;
+    const int* built_cols = p.J_dense_colind;
+    for (int i = 0; i < nefc; ++i) {
+      const double* row = J + static_cast<long>(i) * nv;
+      const int* cols = built_cols + built_adr[i];
+      const int n = built_nnz[i];
+      rowadr[i] = nnz;
+      for (int k = 0; k < n; ++k) {
+        const double value = row[cols[k]];
+        if (value == 0) continue;
+        colind[nnz] = cols[k];
+        values[nnz++] = value;
+      }
+      rownnz[i] = nnz - rowadr[i];
+    }
+  } else {
+    ScanDenseRows(J, nv, nefc, rownnz, rowadr, colind, values);
+  }
   view.J = nullptr;
+  view.J_dense_rownnz = view.J_dense_rowadr = view.J_dense_colind = nullptr;
   view.J_rownnz = rownnz;
   view.J_rowadr = rowadr;
   view.J_colind = colind;
@@ -163,6 +192,12 @@ class NewtonSolver : public ConstraintSolver {
       if (PrimalIterate(p, w, iter, trace, result, arena)) break;
     }
     CopyPrimalSolution(p, pt, qacc, force);
+    // J' force at the returned force, summed per dof over the rows in order as the caller's
+    // MulJT sums it (the runs and the skipped zeros do not change a sum)
+    if (SolveByproducts* out = problem.byproducts; out && out->qfrc_constraint) {
+      std::copy(pt.qfrc_constraint, pt.qfrc_constraint + nv, out->qfrc_constraint);
+      out->qfrc_constraint_given = true;
+    }
     return result;
   }
 
