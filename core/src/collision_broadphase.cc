@@ -132,12 +132,23 @@ void PrincipalAxes(const Data& d, const SweepBox* boxes, int n, double axes[9]) 
     for (int k = 0; k < n; ++k)
       mean += Eigen::Vector3d::Map(d.geom_xpos.data() + 3 * boxes[k].geom);
     mean /= n;
-    Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
+    // the six distinct sums in registers: Eigen's `cov += dif * dif.transpose()` built each
+    // outer product in a stack temporary and reloaded it with wider loads than its stores,
+    // which the CPU cannot forward (a stall per geom). Each entry is the same sum of the same
+    // products in the same order, so cov is the same bits.
+    double c00 = 0, c10 = 0, c20 = 0, c11 = 0, c21 = 0, c22 = 0;
     for (int k = 0; k < n; ++k) {
-      const Eigen::Vector3d dif =
-          Eigen::Vector3d::Map(d.geom_xpos.data() + 3 * boxes[k].geom) - mean;
-      cov += dif * dif.transpose();
+      const double* pos = d.geom_xpos.data() + 3 * boxes[k].geom;
+      const double d0 = pos[0] - mean[0], d1 = pos[1] - mean[1], d2 = pos[2] - mean[2];
+      c00 += d0 * d0;
+      c10 += d1 * d0;
+      c20 += d2 * d0;
+      c11 += d1 * d1;
+      c21 += d2 * d1;
+      c22 += d2 * d2;
     }
+    Eigen::Matrix3d cov;
+    cov << c00, c10, c20, c10, c11, c21, c20, c21, c22;
     // eigenvalues come in increasing order: reverse to put the principal direction first
     Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver;
     solver.computeDirect(cov);
