@@ -100,9 +100,11 @@ bool BoundingSpheresOverlap(const Model& m, const Data& d, int g1, int g2, doubl
   return true;
 }
 
-// Per geom: a box (7 doubles with its geom id) and one int of the unbounded list.
+// Per geom: a box (7 doubles with its geom id) and one int of the unbounded list; per body
+// two ints (the pair sort's buckets).
 std::size_t BroadPhaseScratch(const Model& m) {
-  return 8 * static_cast<std::size_t>(std::max(m.ngeom, 0)) + 16;
+  return 8 * static_cast<std::size_t>(std::max(m.ngeom, 0)) +
+         ArenaDoubles<int>(2 * static_cast<std::size_t>(std::max(m.nbody, 0)) + 2) + 16;
 }
 
 namespace {
@@ -132,12 +134,23 @@ void PrincipalAxes(const Data& d, const SweepBox* boxes, int n, double axes[9]) 
     for (int k = 0; k < n; ++k)
       mean += Eigen::Vector3d::Map(d.geom_xpos.data() + 3 * boxes[k].geom);
     mean /= n;
-    Eigen::Matrix3d cov = Eigen::Matrix3d::Zero();
+    // the six distinct sums in registers: Eigen's `cov += dif * dif.transpose()` built each
+    // outer product in a stack temporary and reloaded it with wider loads than its stores,
+    // which the CPU cannot forward (a stall per geom). Each entry is the same sum of the same
+    // products in the same order, so cov is the same bits.
+    double c00 = 0, c10 = 0, c20 = 0, c11 = 0, c21 = 0, c22 = 0;
     for (int k = 0; k < n; ++k) {
-      const Eigen::Vector3d dif =
-          Eigen::Vector3d::Map(d.geom_xpos.data() + 3 * boxes[k].geom) - mean;
-      cov += dif * dif.transpose();
+      const double* pos = d.geom_xpos.data() + 3 * boxes[k].geom;
+      const double d0 = pos[0] - mean[0], d1 = pos[1] - mean[1], d2 = pos[2] - mean[2];
+      c00 += d0 * d0;
+      c10 += d1 * d0;
+      c20 += d2 * d0;
+      c11 += d1 * d1;
+      c21 += d2 * d1;
+      c22 += d2 * d2;
     }
+    Eigen::Matrix3d cov;
+    cov << c00, c10, c20, c10, c11, c21, c20, c21, c22;
     // eigenvalues come in increasing order: reverse to put the principal direction first
     Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> solver;
     solver.computeDirect(cov);
@@ -160,11 +173,57 @@ bool MujocoOrder(const Model& m, const GeomPair& a, const GeomPair& b) {
   return a.g2 < b.g2;
 }
 
+// keys[0..n) => increasing, where every key's top 16 bits (its first body) are below nbody;
+// `bucket` (2 nbody + 2 ints) is scratch. A counting sort on the first body moves each key
+// into its body's range in place (each key moves at most once), then each range, a few keys,
+// is sorted on its own: fewer comparisons and mispredicted branches than a comparison sort
+// of the whole array. Keys are distinct, so the order is unique: std::sort's.
+void SortKeysByFirstBody(std::uint64_t* keys, int n, int nbody, int* bucket) {
+  int* next = bucket;             // where the next key of body b goes
+  int* end = bucket + nbody + 1;  // end of body b's range
+  std::fill(next, next + nbody + 1, 0);
+  for (int k = 0; k < n; ++k) ++next[keys[k] >> 48];
+  int start = 0;
+  for (int b = 0; b < nbody; ++b) {
+    const int count = next[b];
+    next[b] = start;
+    start += count;
+    end[b] = start;
+  }
+  for (int b = 0; b < nbody; ++b) {
+    while (next[b] < end[b]) {
+      std::uint64_t key = keys[next[b]];
+      int home = static_cast<int>(key >> 48);
+      // carry the key to its range, taking the key found there, until one belongs here
+      while (home != b) {
+        std::swap(key, keys[next[home]++]);
+        home = static_cast<int>(key >> 48);
+      }
+      keys[next[b]++] = key;
+    }
+  }
+  for (int b = 0, first = 0; b < nbody; first = end[b], ++b) {
+    std::uint64_t* range = keys + first;
+    const int count = end[b] - first;
+    if (count > 16) {
+      std::sort(range, range + count);
+      continue;
+    }
+    for (int i = 1; i < count; ++i) {  // insertion sort
+      const std::uint64_t key = range[i];
+      int j = i;
+      for (; j > 0 && range[j - 1] > key; --j) range[j] = range[j - 1];
+      range[j] = key;
+    }
+  }
+}
+
 // pairs[0..n) => the same pairs in MujocoOrder. When body and geom ids fit in 16 bits, each
 // pair becomes one integer (body1, body2, geom1, geom2 from the high bits down) in its own
 // slot, so the sort compares integers instead of chasing geom_bodyid four times per
-// comparison; the integer order is MujocoOrder's, so the result is the same.
-void SortMujocoOrder(const Model& m, GeomPair* pairs, int n) {
+// comparison; the integer order is MujocoOrder's, so the result is the same. `bucket`: 2 nbody
+// + 2 ints of scratch.
+void SortMujocoOrder(const Model& m, GeomPair* pairs, int n, int* bucket) {
   static_assert(sizeof(GeomPair) == sizeof(std::uint64_t), "a key fills a pair's slot");
   if (m.nbody > 0xffff || m.ngeom > 0xffff) {
     std::sort(pairs, pairs + n,
@@ -181,7 +240,7 @@ void SortMujocoOrder(const Model& m, GeomPair* pairs, int n) {
     std::memcpy(pairs + k, &key, sizeof key);
   }
   std::uint64_t* keys = reinterpret_cast<std::uint64_t*>(pairs);
-  std::sort(keys, keys + n);
+  SortKeysByFirstBody(keys, n, m.nbody, bucket);
   for (int k = 0; k < n; ++k) {
     std::uint64_t key;
     std::memcpy(&key, pairs + k, sizeof key);
@@ -204,6 +263,7 @@ int BroadPhase(const Model& m, Data& d, GeomPair* pairs, int max_pairs) {
   SweepBox* boxes =
       reinterpret_cast<SweepBox*>(d.arena.Doubles(7 * static_cast<std::size_t>(ngeom)));
   int* unbounded = d.arena.Ints(ngeom);
+  int* bucket = d.arena.Ints(2 * static_cast<std::size_t>(m.nbody) + 2);
   int nbounded = 0, nunbounded = 0;
   for (int g = 0; g < ngeom; ++g) {
     if (!m.geom_contype[g] && !m.geom_conaffinity[g]) continue;  // fails every contype test
@@ -271,7 +331,7 @@ int BroadPhase(const Model& m, Data& d, GeomPair* pairs, int max_pairs) {
   }
 
   // 5. MuJoCo's visiting order
-  SortMujocoOrder(m, pairs, n);
+  SortMujocoOrder(m, pairs, n, bucket);
   return n;
 }
 

@@ -115,12 +115,16 @@ void AddLimitRows(const Model& m, Data& d, RowScratch& s) {
 // columns, returned): rows = frame rows applied to the relative translational velocity (normal
 // and tangents) and, for condim 4 and 6, to the relative angular velocity (spin about the
 // normal, roll about the tangents). The relative motion is geom2's minus geom1's, so that a
-// positive normal velocity separates the geoms.
-int ContactJacobian(const Model& m, const Data& d, const Contact& c, RowScratch& s) {
+// positive normal velocity separates the geoms. `chain` >= 0: s.cols already holds the union
+// chain of these two bodies (chain columns), as for the previous contact.
+int ContactJacobian(const Model& m, const Data& d, const Contact& c, RowScratch& s, int chain) {
   const int b1 = m.geom_bodyid[c.geom1], b2 = m.geom_bodyid[c.geom2];
-  const int n1 = BodyChain(m, b1, s.chain1);
-  const int n2 = BodyChain(m, b2, s.chain2);
-  const int n = MergeChains(s.chain1, n1, s.chain2, n2, s.cols);
+  int n = chain;
+  if (n < 0) {
+    const int n1 = BodyChain(m, b1, s.chain1);
+    const int n2 = BodyChain(m, b2, s.chain2);
+    n = MergeChains(s.chain1, n1, s.chain2, n2, s.cols);
+  }
   double* jacp1 = s.jac;
   double* jacr1 = s.jac + 3 * n;
   double* jacp2 = s.jac + 6 * n;
@@ -146,11 +150,20 @@ int ContactJacobian(const Model& m, const Data& d, const Contact& c, RowScratch&
 // J_n +- mu_k J_k; elliptic cone condim rows (normal, then the friction directions).
 void AddContactRows(const Model& m, Data& d, RowScratch& s) {
   const bool elliptic = m.opt.cone == Cone::kElliptic;
+  // a body pair's contacts come one after the other (a geom pair gives up to several, and the
+  // pairs are in body-pair order): their dof chains (parent walks, dependent loads) are found
+  // once per run; s.cols is written only here while the contacts' rows are added
+  int chain_body1 = -1, chain_body2 = -1, chain_n = -1;
   for (int k = 0; k < d.ncon; ++k) {
     Contact& c = d.contact[k];
     c.efc_address = -1;
     if (c.exclude) continue;
-    const int n = ContactJacobian(m, d, c, s);
+    const int b1 = m.geom_bodyid[c.geom1], b2 = m.geom_bodyid[c.geom2];
+    const bool same_bodies = b1 == chain_body1 && b2 == chain_body2;
+    const int n = ContactJacobian(m, d, c, s, same_bodies ? chain_n : -1);
+    chain_body1 = b1;
+    chain_body2 = b2;
+    chain_n = n;
     const int first = d.nefc;
     bool ok = true;
     if (c.dim == 1) {
@@ -186,12 +199,22 @@ bool IsSparse(const Model& m) {
 }
 
 int MaxRowNonzeros(const Model& m) {
-  // deepest chain of dofs from a body to the world
+  // deepest chain of dofs from a body to the world. Row i of the tree-sparse M stores dof i
+  // and its ancestors, so with dof_Madr the chain is the longest row: independent loads where
+  // walking dof_parentid is a chain of dependent ones (this runs every step, through the Data
+  // size check, where the walk took ~1 % of a 22-humanoid step)
   int chain = 0;
-  for (int i = 0; i < m.nv; ++i) {
-    int depth = 0;
-    for (int j = i; j >= 0; j = m.dof_parentid[j]) ++depth;
-    chain = std::max(chain, depth);
+  if (static_cast<int>(m.dof_Madr.size()) == m.nv && m.nv > 0) {
+    for (int i = 0; i < m.nv; ++i) {
+      const int end = i + 1 < m.nv ? m.dof_Madr[i + 1] : m.nM;
+      chain = std::max(chain, end - m.dof_Madr[i]);
+    }
+  } else {
+    for (int i = 0; i < m.nv; ++i) {
+      int depth = 0;
+      for (int j = i; j >= 0; j = m.dof_parentid[j]) ++depth;
+      chain = std::max(chain, depth);
+    }
   }
   int bound = 2 * chain;
   for (int t = 0; t < m.ntendon; ++t) {

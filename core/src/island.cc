@@ -37,8 +37,13 @@ int UniteRowTrees(const Model& m, const Data& d, bool sparse, int i, int* parent
     if (first < 0) first = t; else Unite(parent, first, t);
   };
   if (sparse) {
-    const int adr = d.efc_J_rowadr[i];
-    for (int p = adr; p < adr + d.efc_J_rownnz[i]; ++p) visit(d.efc_J_colind[p]);
+    const int adr = d.efc_J_rowadr[i], nnz = d.efc_J_rownnz[i];
+    const int* col = d.efc_J_colind.data() + adr;
+    // the columns increase and a tree's dofs are consecutive: when the first and the last
+    // column share a tree, so do all (most contact rows: one body against the ground), and
+    // visiting them would only find that tree again
+    if (nnz > 0 && m.dof_treeid[col[0]] == m.dof_treeid[col[nnz - 1]]) return m.dof_treeid[col[0]];
+    for (int p = 0; p < nnz; ++p) visit(col[p]);
   } else {
     const double* row = d.efc_J.data() + static_cast<long>(i) * m.nv;
     auto visit_tree = [&](int t) {
