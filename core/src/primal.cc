@@ -20,29 +20,44 @@ inline double QuadraticChangeTerm(const ConstraintProblem& p, const PrimalPoint&
   return a * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * a * a * dir[i] * Mdir[i];
 }
 
+// An elliptic contact as the line search reads it: its rows, friction and the two constants
+// every evaluation reuses (ConeFrictionRatio, ConeWeight: two divisions per contact once per
+// line search instead of at every trial point, the same values, so the same bits). Gathered
+// once per line search from p.contact, whose entries span four cache lines each and which the
+// line search otherwise walks three times per trial point: 64 bytes, one line. It has the
+// members ClassifyEllipticWith, EllipticPenalty and ConeCurvature read, so they evaluate it
+// as they do a Contact.
+struct ConeContact {
+  int efc_address = -1;  // first row (normal)
+  int dim = 0;
+  double friction[5] = {0};
+  double m2 = 0;  // ConeFrictionRatio
+  double Dm = 0;  // ConeWeight
+};
+
 // A trial point x + a dir along the search direction: what PrimalIterate (or PrimalLineSearch and
 // PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
 // search leaves its last point in it, which is usually the step it returns: the move then takes
 // that point's rows (jar, force, state, penalty) as they are instead of evaluating them again.
-// It also holds what every evaluation of an elliptic contact reuses (SetConeConstants): its
-// ConeFrictionRatio and ConeWeight, two divisions per contact once per line search instead of
-// at every trial point (the same values, so the same bits).
+// It also holds the elliptic contacts the evaluations and the decrease read (SetConeContacts).
 struct TrialPoint {
-  double* jar = nullptr;      // (nefc) J (x + a dir) - aref
-  double* force = nullptr;    // (nefc)
-  int* state = nullptr;       // (nefc)
-  double* cone_m2 = nullptr;  // (nefc) at an elliptic contact's first row: ConeFrictionRatio
-  double* cone_Dm = nullptr;  // (nefc) ... ConeWeight
+  double* jar = nullptr;          // (nefc) J (x + a dir) - aref
+  double* force = nullptr;        // (nefc)
+  int* state = nullptr;           // (nefc)
+  ConeContact* cones = nullptr;   // (nefc / 3) the elliptic contacts, in contact order
+  int ncone = 0;
   double penalty = 0;         // s(jar)
   double at = -1;             // a; < 0 before the first evaluation
+
+  // an elliptic contact has at least 3 rows (condim 3, 4 or 6)
+  static int MaxCones(int nefc) { return nefc / 3; }
 
   template <class Take>
   void Blocks(Take& take, int nefc) {
     take(&jar, nefc, "trial jar");
     take(&force, nefc, "trial force");
     take(&state, nefc, "trial state");
-    take(&cone_m2, nefc, "trial cone m2");
-    take(&cone_Dm, nefc, "trial cone Dm");
+    take(&cones, MaxCones(nefc), "trial cones");
   }
 };
 
@@ -58,12 +73,20 @@ void ForEachEllipticContact(const ConstraintProblem& p, F&& f) {
   }
 }
 
-// (p's elliptic contacts) => trial.cone_m2, trial.cone_Dm at each one's first row
-void SetConeConstants(const ConstraintProblem& p, TrialPoint& trial) {
-  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
-    trial.cone_m2[adr] = ConeFrictionRatio(c, p.impratio);
-    trial.cone_Dm[adr] = ConeWeight(p, c, trial.cone_m2[adr]);
-  });
+// (p's elliptic contacts) => trial.cones (in contact order), trial.ncone
+void SetConeContacts(const ConstraintProblem& p, TrialPoint& trial) {
+  int k = 0;
+  if (p.cone == Cone::kElliptic) {
+    ForEachEllipticContact(p, [&](const Contact& c, int adr) {
+      ConeContact& cc = trial.cones[k++];
+      cc.efc_address = adr;
+      cc.dim = c.dim;
+      for (int r = 0; r < 5; ++r) cc.friction[r] = c.friction[r];  // (not a call to memcpy)
+      cc.m2 = ConeFrictionRatio(c, p.impratio);
+      cc.Dm = ConeWeight(p, c, cc.m2);
+    });
+  }
+  trial.ncone = k;
 }
 
 // (arena) => trial's arrays for nefc rows, released by the caller's ArenaScope
@@ -97,8 +120,8 @@ double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint
 }
 
 // Penalty of one elliptic contact in zone z at jar (its rows from j[0]); Dm = ConeWeight.
-double EllipticCost(const ConstraintProblem& p, const Contact& c, const EllipticZone& z,
-                    double Dm, const double* j) {
+double EllipticCost(const ConstraintProblem& p, const ConeContact& c, const EllipticZone& z,
+                    const double* j) {
   if (z.state == ConstraintState::kSatisfied) return 0;
   if (z.state == ConstraintState::kQuadratic) {
     double s = 0;
@@ -106,18 +129,17 @@ double EllipticCost(const ConstraintProblem& p, const Contact& c, const Elliptic
     return s;
   }
   const double g = j[0] - z.T;
-  return 0.5 * Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
+  return 0.5 * c.Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
 }
 
-// Penalty change of one elliptic contact from j0 to j1 = j0 + du, with m2 = ConeFrictionRatio
-// and Dm = ConeWeight. Within one zone in closed form from du (no difference of two large
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed form from du (no difference of two large
 // costs, so improvements far below the cost's round-off stay meaningful); across zones as the
 // difference.
-double EllipticCostChange(const ConstraintProblem& p, const Contact& c, double m2, double Dm,
-                          const double* j0, const double* j1, const double* du) {
-  const EllipticZone z0 = ClassifyEllipticWith(c, m2, j0);
-  const EllipticZone z1 = ClassifyEllipticWith(c, m2, j1);
-  if (z0.state != z1.state) return EllipticCost(p, c, z1, Dm, j1) - EllipticCost(p, c, z0, Dm, j0);
+double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, const double* j0,
+                          const double* j1, const double* du) {
+  const EllipticZone z0 = ClassifyEllipticWith(c, c.m2, j0);
+  const EllipticZone z1 = ClassifyEllipticWith(c, c.m2, j1);
+  if (z0.state != z1.state) return EllipticCost(p, c, z1, j1) - EllipticCost(p, c, z0, j0);
   if (z0.state == ConstraintState::kSatisfied) return 0;
   const int a = c.efc_address;
   if (z0.state == ConstraintState::kQuadratic) {
@@ -134,10 +156,10 @@ double EllipticCostChange(const ConstraintProblem& p, const Contact& c, double m
   const double T0 = z0.T, T1 = z1.T;
   const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
   const double dg = du[0] - dT;
-  return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
+  return 0.5 * c.Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
 }
 
-// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state and cone constants),
+// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state and cone contacts),
 // computed row by row from the differences (see PrimalDecrease); `change` = the quadratic
 // part's change (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is
 // added.
@@ -167,12 +189,13 @@ double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
       change -= p.frictionloss[i] * du;
     }
   }
-  ForEachEllipticContact(p, [&](const Contact& c, int a) {
+  for (int k = 0; k < trial.ncone; ++k) {
+    const ConeContact& c = trial.cones[k];
+    const int a = c.efc_address;
     double du[6];
     for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
-    change += EllipticCostChange(p, c, trial.cone_m2[a], trial.cone_Dm[a], pt.jar + a,
-                                 trial.jar + a, du);
-  });
+    change += EllipticCostChange(p, c, pt.jar + a, trial.jar + a, du);
+  }
   return -change;
 }
 
@@ -204,11 +227,11 @@ inline void AddRowSlope(double force, double Jdir, int state, double D, Slope& s
 }
 
 // The Slope at step a from the rows at x + a dir (jar, force, state; pt's own at a = 0), with
-// the elliptic contacts' ConeWeight from cone_Dm (SetConeConstants). The slope's terms and the
+// the elliptic contacts of `cones` (SetConeContacts). The slope's terms and the
 // rows' curvature are summed in one pass (separate sums, each in row order), then the cone
 // contacts' curvatures in contact order, as ConstraintCurvature adds them.
 Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* force,
-                const int* state, const double* Jdir, const double* cone_Dm, double dMd,
+                const int* state, const double* Jdir, const TrialPoint& cones, double dMd,
                 double dgrad_quad, double a) {
   Slope s;
   // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
@@ -217,17 +240,19 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
   double curvature = 0;
   const double* D = p.D;
   for (int i = 0; i < p.nefc; ++i) AddRowSlope(force[i], Jdir[i], state[i], D[i], s, curvature);
-  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
-    if (state[adr] != static_cast<int>(ConstraintState::kCone)) return;
-    curvature += ConeCurvature(c, cone_Dm[adr], jar + adr, Jdir + adr);
-  });
+  for (int k = 0; k < cones.ncone; ++k) {
+    const ConeContact& c = cones.cones[k];
+    const int adr = c.efc_address;
+    if (state[adr] != static_cast<int>(ConstraintState::kCone)) continue;
+    curvature += ConeCurvature(c, c.Dm, jar + adr, Jdir + adr);
+  }
   s.d2 = dMd + curvature;
   return s;
 }
 
 // EvaluateTrial at step a followed by SlopeFrom there. With elliptic contacts: the rows' jar
 // and the other rows' penalties in one pass, then each elliptic contact's zone and penalty
-// (EllipticPenalty, as in ConstraintCost) with the line search's cone constants; the penalty is
+// (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the penalty is
 // summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
 // each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
 // summed in row order, which is the order the separate passes use. Either way the numbers are
@@ -246,15 +271,16 @@ Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, cons
       trial.force[i] = force;
       trial.state[i] = static_cast<int>(state);
     }
-    ForEachEllipticContact(p, [&](const Contact& c, int adr) {
-      const EllipticZone z = ClassifyEllipticWith(c, trial.cone_m2[adr], trial.jar + adr);
-      EllipticPenalty(p, c, z, trial.cone_Dm[adr], trial.jar + adr, penalty, trial.force + adr,
+    for (int k = 0; k < trial.ncone; ++k) {
+      const ConeContact& c = trial.cones[k];
+      const int adr = c.efc_address;
+      const EllipticZone z = ClassifyEllipticWith(c, c.m2, trial.jar + adr);
+      EllipticPenalty(p, c, z, c.Dm, trial.jar + adr, penalty, trial.force + adr,
                       trial.state + adr);
-    });
+    }
     trial.penalty = penalty;
     trial.at = a;
-    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, trial.cone_Dm, dMd,
-                     dgrad_quad, a);
+    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, trial, dMd, dgrad_quad, a);
   }
   Slope s;
   s.d1 = dgrad_quad + a * dMd;
@@ -286,10 +312,9 @@ double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
     dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
     dir_norm += dir[i] * dir[i];
   }
-  SetConeConstants(p, trial);
+  SetConeContacts(p, trial);
   // at a = 0 the rows are the current point's
-  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial.cone_Dm, dMd,
-                             dgrad_quad, 0);
+  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial, dMd, dgrad_quad, 0);
   if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
   // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
   if (std::sqrt(dir_norm) < kMinVal) return 0;
@@ -448,7 +473,7 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   ArenaScope scope(arena);
   TrialPoint trial;
   CarveTrial(arena, p.nefc, trial);
-  SetConeConstants(p, trial);
+  SetConeContacts(p, trial);
   EvaluateTrial(p, pt, Jdir, step, trial);
   double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);
