@@ -39,12 +39,14 @@ struct ConeContact {
 // PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
 // search leaves its last point in it, which is usually the step it returns: the move then takes
 // that point's rows (jar, force, state, penalty) as they are instead of evaluating them again.
-// It also holds the elliptic contacts the evaluations and the decrease read (SetConeContacts).
+// It also holds the elliptic contacts the evaluations and the decrease read (SetConeContacts)
+// and each one's T at `at`, which the decrease takes instead of classifying the contact again.
 struct TrialPoint {
   double* jar = nullptr;          // (nefc) J (x + a dir) - aref
   double* force = nullptr;        // (nefc)
   int* state = nullptr;           // (nefc)
   ConeContact* cones = nullptr;   // (nefc / 3) the elliptic contacts, in contact order
+  double* cone_T = nullptr;       // (nefc / 3) each one's EllipticZone::T at `at`
   int ncone = 0;
   double penalty = 0;         // s(jar)
   double at = -1;             // a; < 0 before the first evaluation
@@ -58,6 +60,7 @@ struct TrialPoint {
     take(&force, nefc, "trial force");
     take(&state, nefc, "trial state");
     take(&cones, MaxCones(nefc), "trial cones");
+    take(&cone_T, MaxCones(nefc), "trial cone T");
   }
 };
 
@@ -95,14 +98,6 @@ void CarveTrial(Arena& arena, int nefc, TrialPoint& trial) {
   trial.Blocks(carve, nefc);
 }
 
-// (pt.jar, Jdir, a) => trial at x + a dir: jar, force, state, penalty; at = a.
-void EvaluateTrial(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir, double a,
-                   TrialPoint& trial) {
-  for (int i = 0; i < p.nefc; ++i) trial.jar[i] = pt.jar[i] + a * Jdir[i];
-  trial.penalty = ConstraintCost(p, trial.jar, trial.force, trial.state);
-  trial.at = a;
-}
-
 // (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.grad; returns |pt.grad|^2.
 double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint& pt) {
   // cost = 1/2 (x - a0)' M (x - a0) + s(jar) = 1/2 x'Mx - x'qfrc_smooth + 1/2 a0'qfrc_smooth + s
@@ -132,13 +127,13 @@ double EllipticCost(const ConstraintProblem& p, const ConeContact& c, const Elli
   return 0.5 * c.Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
 }
 
-// Penalty change of one elliptic contact from j0 to j1 = j0 + du. Within one zone in closed form from du (no difference of two large
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du, where it is in zone z1 (as the
+// trial point's evaluation found it). Within one zone in closed form from du (no difference of two large
 // costs, so improvements far below the cost's round-off stay meaningful); across zones as the
 // difference.
-double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, const double* j0,
-                          const double* j1, const double* du) {
+double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, const EllipticZone& z1,
+                          const double* j0, const double* j1, const double* du) {
   const EllipticZone z0 = ClassifyEllipticWith(c, c.m2, j0);
-  const EllipticZone z1 = ClassifyEllipticWith(c, c.m2, j1);
   if (z0.state != z1.state) return EllipticCost(p, c, z1, j1) - EllipticCost(p, c, z0, j0);
   if (z0.state == ConstraintState::kSatisfied) return 0;
   const int a = c.efc_address;
@@ -159,7 +154,8 @@ double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, cons
   return 0.5 * c.Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
 }
 
-// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state and cone contacts),
+// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state, cone contacts and
+// their T),
 // computed row by row from the differences (see PrimalDecrease); `change` = the quadratic
 // part's change (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is
 // added.
@@ -192,9 +188,13 @@ double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
   for (int k = 0; k < trial.ncone; ++k) {
     const ConeContact& c = trial.cones[k];
     const int a = c.efc_address;
+    EllipticZone z1;  // what ClassifyEllipticWith gave the trial point's evaluation
+    z1.T = trial.cone_T[k];
+    z1.m2 = c.m2;
+    z1.state = static_cast<ConstraintState>(trial.state[a]);
     double du[6];
     for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
-    change += EllipticCostChange(p, c, pt.jar + a, trial.jar + a, du);
+    change += EllipticCostChange(p, c, z1, pt.jar + a, trial.jar + a, du);
   }
   return -change;
 }
@@ -250,13 +250,14 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
   return s;
 }
 
-// EvaluateTrial at step a followed by SlopeFrom there. With elliptic contacts: the rows' jar
+// The trial point at step a (jar, force, state, penalty, at = a; the elliptic contacts' T) and
+// the Slope there: ConstraintCost's numbers followed by SlopeFrom's. With elliptic contacts: the rows' jar
 // and the other rows' penalties in one pass, then each elliptic contact's zone and penalty
 // (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the penalty is
 // summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
 // each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
 // summed in row order, which is the order the separate passes use. Either way the numbers are
-// those of EvaluateTrial and SlopeFrom bit for bit, with fewer passes and divisions.
+// those of ConstraintCost and SlopeFrom bit for bit, with fewer passes and divisions.
 Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                          double dMd, double dgrad_quad, double a, TrialPoint& trial) {
   if (p.cone == Cone::kElliptic) {
@@ -277,6 +278,7 @@ Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, cons
       const EllipticZone z = ClassifyEllipticWith(c, c.m2, trial.jar + adr);
       EllipticPenalty(p, c, z, c.Dm, trial.jar + adr, penalty, trial.force + adr,
                       trial.state + adr);
+      trial.cone_T[k] = z.T;
     }
     trial.penalty = penalty;
     trial.at = a;
@@ -386,7 +388,8 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
     result.converged = true;
     return true;
   }
-  if (trial.at != step) EvaluateTrial(p, pt, w.Jdir, step, trial);
+  // (the slope there is not needed: 0 for d'Md and the quadratic part's slope)
+  if (trial.at != step) EvaluateTrialSlope(p, pt, w.Jdir, 0, 0, step, trial);
   // move along dir, with the quadratic part of the cost's change on the way; M x and J x - aref
   // follow from the products already at hand (as MuJoCo does), which saves one product with M
   // and one with J per iteration; the rows there are the trial point's
@@ -474,7 +477,7 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   TrialPoint trial;
   CarveTrial(arena, p.nefc, trial);
   SetConeContacts(p, trial);
-  EvaluateTrial(p, pt, Jdir, step, trial);
+  EvaluateTrialSlope(p, pt, Jdir, 0, 0, step, trial);
   double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);
   return DecreaseTo(p, pt, Jdir, trial, quad_change);
