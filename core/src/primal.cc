@@ -84,7 +84,8 @@ void SetConeContacts(const ConstraintProblem& p, TrialPoint& trial) {
       ConeContact& cc = trial.cones[k++];
       cc.efc_address = adr;
       cc.dim = c.dim;
-      for (int r = 0; r < 5; ++r) cc.friction[r] = c.friction[r];  // (not a call to memcpy)
+      // a loop: std::copy of the five became a call to memcpy per contact
+      for (int r = 0; r < 5; ++r) cc.friction[r] = c.friction[r];
       cc.m2 = ConeFrictionRatio(c, p.impratio);
       cc.Dm = ConeWeight(p, c, cc.m2);
     });
@@ -114,7 +115,7 @@ double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint
   return gnorm;
 }
 
-// Penalty of one elliptic contact in zone z at jar (its rows from j[0]); Dm = ConeWeight.
+// Penalty of one elliptic contact in zone z at jar (its rows from j[0]).
 double EllipticCost(const ConstraintProblem& p, const ConeContact& c, const EllipticZone& z,
                     const double* j) {
   if (z.state == ConstraintState::kSatisfied) return 0;
@@ -127,10 +128,10 @@ double EllipticCost(const ConstraintProblem& p, const ConeContact& c, const Elli
   return 0.5 * c.Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
 }
 
-// Penalty change of one elliptic contact from j0 to j1 = j0 + du, where it is in zone z1 (as the
-// trial point's evaluation found it). Within one zone in closed form from du (no difference of two large
-// costs, so improvements far below the cost's round-off stay meaningful); across zones as the
-// difference.
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du, where it is in zone z1 (as
+// the trial point's evaluation found it). Within one zone in closed form from du (no difference
+// of two large costs, so improvements far below the cost's round-off stay meaningful); across
+// zones as the difference.
 double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, const EllipticZone& z1,
                           const double* j0, const double* j1, const double* du) {
   const EllipticZone z0 = ClassifyEllipticWith(c, c.m2, j0);
@@ -155,10 +156,9 @@ double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, cons
 }
 
 // cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state, cone contacts and
-// their T),
-// computed row by row from the differences (see PrimalDecrease); `change` = the quadratic
-// part's change (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is
-// added.
+// their T), computed row by row from the differences (see PrimalDecrease); `change` = the
+// quadratic part's change (QuadraticChangeTerm summed over the dofs in order), to which the
+// penalty's is added.
 double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                   const TrialPoint& trial, double change) {
   const double step = trial.at;
@@ -227,9 +227,9 @@ inline void AddRowSlope(double force, double Jdir, int state, double D, Slope& s
 }
 
 // The Slope at step a from the rows at x + a dir (jar, force, state; pt's own at a = 0), with
-// the elliptic contacts of `cones` (SetConeContacts). The slope's terms and the
-// rows' curvature are summed in one pass (separate sums, each in row order), then the cone
-// contacts' curvatures in contact order, as ConstraintCurvature adds them.
+// the elliptic contacts of `cones` (SetConeContacts). The slope's terms and the rows' curvature
+// are summed in one pass (separate sums, each in row order), then the cone contacts'
+// curvatures in contact order, as ConstraintCurvature adds them.
 Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* force,
                 const int* state, const double* Jdir, const TrialPoint& cones, double dMd,
                 double dgrad_quad, double a) {
@@ -251,10 +251,10 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
 }
 
 // The trial point at step a (jar, force, state, penalty, at = a; the elliptic contacts' T) and
-// the Slope there: ConstraintCost's numbers followed by SlopeFrom's. With elliptic contacts: the rows' jar
-// and the other rows' penalties in one pass, then each elliptic contact's zone and penalty
-// (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the penalty is
-// summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
+// the Slope there: ConstraintCost's numbers followed by SlopeFrom's. With elliptic contacts:
+// the rows' jar and the other rows' penalties in one pass, then each elliptic contact's zone
+// and penalty (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the
+// penalty is summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
 // each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
 // summed in row order, which is the order the separate passes use. Either way the numbers are
 // those of ConstraintCost and SlopeFrom bit for bit, with fewer passes and divisions.
