@@ -28,10 +28,15 @@ struct EllipticZone {
   ConstraintState state = ConstraintState::kSatisfied;
 };
 
+// The functions below read a contact's dim, friction and efc_address only, so they take any
+// type with those members (`ContactRows`): a Contact, or the primal line search's compact copy
+// of one (ConeContact, primal.cc), which evaluates the same expressions to the same bits.
+
 // (contact c's dim and friction, m2 = ConeFrictionRatio(c, impratio), its rows of jar from
 // jar_c[0] = normal) => its zone. For callers that classify one contact many times with m2
 // computed once (the primal line search).
-inline EllipticZone ClassifyEllipticWith(const Contact& c, double m2, const double* jar_c) {
+template <class ContactRows>
+inline EllipticZone ClassifyEllipticWith(const ContactRows& c, double m2, const double* jar_c) {
   EllipticZone z;
   double t2 = 0;
   for (int j = 1; j < c.dim; ++j) {
@@ -65,9 +70,10 @@ inline double ConeWeight(const ConstraintProblem& p, const Contact& c, double m2
 // the cone zone): adds its penalty to cost and writes its rows' forces -ds/djar and states
 // (from force_c[0] and state_c[0]; either may be null). ConstraintCost and the primal line
 // search share it, so both give the same bits.
-inline void EllipticPenalty(const ConstraintProblem& p, const Contact& c, const EllipticZone& z,
-                            double Dm, const double* j, double& cost, double* force_c,
-                            int* state_c) {
+template <class ContactRows>
+inline void EllipticPenalty(const ConstraintProblem& p, const ContactRows& c,
+                            const EllipticZone& z, double Dm, const double* j, double& cost,
+                            double* force_c, int* state_c) {
   const int adr = c.efc_address;
   auto set = [&](int r, double f, ConstraintState s) {
     if (force_c) force_c[r] = f;
@@ -94,7 +100,8 @@ inline void EllipticPenalty(const ConstraintProblem& p, const Contact& c, const 
 // Curvature d^2 s/da^2 of elliptic contact c on its cone surface at its rows j along the
 // direction u of its rows, with Dm = ConeWeight: s = 1/2 Dm g^2 with g = N - T, so
 // s'' = Dm (g'^2 + g g'').
-inline double ConeCurvature(const Contact& c, double Dm, const double* j, const double* u) {
+template <class ContactRows>
+inline double ConeCurvature(const ContactRows& c, double Dm, const double* j, const double* u) {
   double T2 = 0, Tdot = 0, udot2 = 0;
   for (int r = 1; r < c.dim; ++r) {
     const double mu2 = c.friction[r - 1] * c.friction[r - 1];

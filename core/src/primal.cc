@@ -20,29 +20,47 @@ inline double QuadraticChangeTerm(const ConstraintProblem& p, const PrimalPoint&
   return a * dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]) + 0.5 * a * a * dir[i] * Mdir[i];
 }
 
+// An elliptic contact as the line search reads it: its rows, friction and the two constants
+// every evaluation reuses (ConeFrictionRatio, ConeWeight: two divisions per contact once per
+// line search instead of at every trial point, the same values, so the same bits). Gathered
+// once per line search from p.contact, whose entries span four cache lines each and which the
+// line search otherwise walks three times per trial point: 64 bytes, one line. It has the
+// members ClassifyEllipticWith, EllipticPenalty and ConeCurvature read, so they evaluate it
+// as they do a Contact.
+struct ConeContact {
+  int efc_address = -1;  // first row (normal)
+  int dim = 0;
+  double friction[5] = {0};
+  double m2 = 0;  // ConeFrictionRatio
+  double Dm = 0;  // ConeWeight
+};
+
 // A trial point x + a dir along the search direction: what PrimalIterate (or PrimalLineSearch and
 // PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
 // search leaves its last point in it, which is usually the step it returns: the move then takes
 // that point's rows (jar, force, state, penalty) as they are instead of evaluating them again.
-// It also holds what every evaluation of an elliptic contact reuses (SetConeConstants): its
-// ConeFrictionRatio and ConeWeight, two divisions per contact once per line search instead of
-// at every trial point (the same values, so the same bits).
+// It also holds the elliptic contacts the evaluations and the decrease read (SetConeContacts)
+// and each one's T at `at`, which the decrease takes instead of classifying the contact again.
 struct TrialPoint {
-  double* jar = nullptr;      // (nefc) J (x + a dir) - aref
-  double* force = nullptr;    // (nefc)
-  int* state = nullptr;       // (nefc)
-  double* cone_m2 = nullptr;  // (nefc) at an elliptic contact's first row: ConeFrictionRatio
-  double* cone_Dm = nullptr;  // (nefc) ... ConeWeight
+  double* jar = nullptr;          // (nefc) J (x + a dir) - aref
+  double* force = nullptr;        // (nefc)
+  int* state = nullptr;           // (nefc)
+  ConeContact* cones = nullptr;   // (nefc / 3) the elliptic contacts, in contact order
+  double* cone_T = nullptr;       // (nefc / 3) each one's EllipticZone::T at `at`
+  int ncone = 0;
   double penalty = 0;         // s(jar)
   double at = -1;             // a; < 0 before the first evaluation
+
+  // an elliptic contact has at least 3 rows (condim 3, 4 or 6)
+  static int MaxCones(int nefc) { return nefc / 3; }
 
   template <class Take>
   void Blocks(Take& take, int nefc) {
     take(&jar, nefc, "trial jar");
     take(&force, nefc, "trial force");
     take(&state, nefc, "trial state");
-    take(&cone_m2, nefc, "trial cone m2");
-    take(&cone_Dm, nefc, "trial cone Dm");
+    take(&cones, MaxCones(nefc), "trial cones");
+    take(&cone_T, MaxCones(nefc), "trial cone T");
   }
 };
 
@@ -58,26 +76,27 @@ void ForEachEllipticContact(const ConstraintProblem& p, F&& f) {
   }
 }
 
-// (p's elliptic contacts) => trial.cone_m2, trial.cone_Dm at each one's first row
-void SetConeConstants(const ConstraintProblem& p, TrialPoint& trial) {
-  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
-    trial.cone_m2[adr] = ConeFrictionRatio(c, p.impratio);
-    trial.cone_Dm[adr] = ConeWeight(p, c, trial.cone_m2[adr]);
-  });
+// (p's elliptic contacts) => trial.cones (in contact order), trial.ncone
+void SetConeContacts(const ConstraintProblem& p, TrialPoint& trial) {
+  int k = 0;
+  if (p.cone == Cone::kElliptic) {
+    ForEachEllipticContact(p, [&](const Contact& c, int adr) {
+      ConeContact& cc = trial.cones[k++];
+      cc.efc_address = adr;
+      cc.dim = c.dim;
+      // a loop: std::copy of the five became a call to memcpy per contact
+      for (int r = 0; r < 5; ++r) cc.friction[r] = c.friction[r];
+      cc.m2 = ConeFrictionRatio(c, p.impratio);
+      cc.Dm = ConeWeight(p, c, cc.m2);
+    });
+  }
+  trial.ncone = k;
 }
 
 // (arena) => trial's arrays for nefc rows, released by the caller's ArenaScope
 void CarveTrial(Arena& arena, int nefc, TrialPoint& trial) {
   ArenaCarve carve(arena);
   trial.Blocks(carve, nefc);
-}
-
-// (pt.jar, Jdir, a) => trial at x + a dir: jar, force, state, penalty; at = a.
-void EvaluateTrial(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir, double a,
-                   TrialPoint& trial) {
-  for (int i = 0; i < p.nefc; ++i) trial.jar[i] = pt.jar[i] + a * Jdir[i];
-  trial.penalty = ConstraintCost(p, trial.jar, trial.force, trial.state);
-  trial.at = a;
 }
 
 // (pt.x, pt.Mx, pt.force and the penalty s(pt.jar)) => pt.cost, pt.qfrc_constraint, pt.grad;
@@ -98,9 +117,9 @@ double FinishPrimalPoint(const ConstraintProblem& p, double penalty, PrimalPoint
   return gnorm;
 }
 
-// Penalty of one elliptic contact in zone z at jar (its rows from j[0]); Dm = ConeWeight.
-double EllipticCost(const ConstraintProblem& p, const Contact& c, const EllipticZone& z,
-                    double Dm, const double* j) {
+// Penalty of one elliptic contact in zone z at jar (its rows from j[0]).
+double EllipticCost(const ConstraintProblem& p, const ConeContact& c, const EllipticZone& z,
+                    const double* j) {
   if (z.state == ConstraintState::kSatisfied) return 0;
   if (z.state == ConstraintState::kQuadratic) {
     double s = 0;
@@ -108,18 +127,17 @@ double EllipticCost(const ConstraintProblem& p, const Contact& c, const Elliptic
     return s;
   }
   const double g = j[0] - z.T;
-  return 0.5 * Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
+  return 0.5 * c.Dm * g * g;  // 0.5 Dm is exactly (0.5 D) / (1 + m2): a power of two
 }
 
-// Penalty change of one elliptic contact from j0 to j1 = j0 + du, with m2 = ConeFrictionRatio
-// and Dm = ConeWeight. Within one zone in closed form from du (no difference of two large
-// costs, so improvements far below the cost's round-off stay meaningful); across zones as the
-// difference.
-double EllipticCostChange(const ConstraintProblem& p, const Contact& c, double m2, double Dm,
+// Penalty change of one elliptic contact from j0 to j1 = j0 + du, where it is in zone z1 (as
+// the trial point's evaluation found it). Within one zone in closed form from du (no difference
+// of two large costs, so improvements far below the cost's round-off stay meaningful); across
+// zones as the difference.
+double EllipticCostChange(const ConstraintProblem& p, const ConeContact& c, const EllipticZone& z1,
                           const double* j0, const double* j1, const double* du) {
-  const EllipticZone z0 = ClassifyEllipticWith(c, m2, j0);
-  const EllipticZone z1 = ClassifyEllipticWith(c, m2, j1);
-  if (z0.state != z1.state) return EllipticCost(p, c, z1, Dm, j1) - EllipticCost(p, c, z0, Dm, j0);
+  const EllipticZone z0 = ClassifyEllipticWith(c, c.m2, j0);
+  if (z0.state != z1.state) return EllipticCost(p, c, z1, j1) - EllipticCost(p, c, z0, j0);
   if (z0.state == ConstraintState::kSatisfied) return 0;
   const int a = c.efc_address;
   if (z0.state == ConstraintState::kQuadratic) {
@@ -136,13 +154,13 @@ double EllipticCostChange(const ConstraintProblem& p, const Contact& c, double m
   const double T0 = z0.T, T1 = z1.T;
   const double dT = T0 + T1 > 0 ? dT2 / (T0 + T1) : T1 - T0;
   const double dg = du[0] - dT;
-  return 0.5 * Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
+  return 0.5 * c.Dm * dg * ((j0[0] - T0) + (j1[0] - T1));
 }
 
-// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state and cone constants),
-// computed row by row from the differences (see PrimalDecrease); `change` = the quadratic
-// part's change (QuadraticChangeTerm summed over the dofs in order), to which the penalty's is
-// added.
+// cost(pt.x) - cost(pt.x + a dir) for the trial point at a (its jar, state, cone contacts and
+// their T), computed row by row from the differences (see PrimalDecrease); `change` = the
+// quadratic part's change (QuadraticChangeTerm summed over the dofs in order), to which the
+// penalty's is added.
 double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                   const TrialPoint& trial, double change) {
   const double step = trial.at;
@@ -169,12 +187,17 @@ double DecreaseTo(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
       change -= p.frictionloss[i] * du;
     }
   }
-  ForEachEllipticContact(p, [&](const Contact& c, int a) {
+  for (int k = 0; k < trial.ncone; ++k) {
+    const ConeContact& c = trial.cones[k];
+    const int a = c.efc_address;
+    EllipticZone z1;  // what ClassifyEllipticWith gave the trial point's evaluation
+    z1.T = trial.cone_T[k];
+    z1.m2 = c.m2;
+    z1.state = static_cast<ConstraintState>(trial.state[a]);
     double du[6];
     for (int r = 0; r < c.dim; ++r) du[r] = step * Jdir[a + r];
-    change += EllipticCostChange(p, c, trial.cone_m2[a], trial.cone_Dm[a], pt.jar + a,
-                                 trial.jar + a, du);
-  });
+    change += EllipticCostChange(p, c, z1, pt.jar + a, trial.jar + a, du);
+  }
   return -change;
 }
 
@@ -188,38 +211,55 @@ struct Slope {
   double size = 0;
 };
 
+// Row i's terms of the Slope: its force along Jdir in d1 (and its magnitude in the size) and,
+// when quadratic, D Jdir^2 in the curvature. The other rows add D Jdir^2 times 0, an exact +0
+// (the curvature starts at +0 and its terms are >= +0, so its bits are those of adding
+// nothing), in place of a branch on the row's state, which the rows' mixed states mispredict.
+inline void AddRowSlope(double force, double Jdir, int state, double D, Slope& s,
+                        double& curvature) {
+  // 1 for kQuadratic, else 0, by ConstraintState's value: a load, where the compiler turns a
+  // comparison (and a multiplication by it) back into a branch
+  static constexpr double kQuadraticFactor[] = {0, 1, 0, 0, 0};
+  static_assert(static_cast<int>(ConstraintState::kQuadratic) == 1 &&
+                    static_cast<int>(ConstraintState::kCone) == 4,
+                "kQuadraticFactor follows ConstraintState's values");
+  s.d1 -= force * Jdir;
+  s.size += std::fabs(force * Jdir);
+  curvature += D * Jdir * Jdir * kQuadraticFactor[state];
+}
+
 // The Slope at step a from the rows at x + a dir (jar, force, state; pt's own at a = 0), with
-// the elliptic contacts' ConeWeight from cone_Dm (SetConeConstants). The slope's terms and the
-// rows' curvature are summed in one pass (separate sums, each in row order), then the cone
-// contacts' curvatures in contact order, as ConstraintCurvature adds them.
+// the elliptic contacts of `cones` (SetConeContacts). The slope's terms and the rows' curvature
+// are summed in one pass (separate sums, each in row order), then the cone contacts'
+// curvatures in contact order, as ConstraintCurvature adds them.
 Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* force,
-                const int* state, const double* Jdir, const double* cone_Dm, double dMd,
+                const int* state, const double* Jdir, const TrialPoint& cones, double dMd,
                 double dgrad_quad, double a) {
   Slope s;
   // quadratic part: d/da 1/2 (x + a d - a0)'M(...) = d'M(x - a0) + a d'Md
   s.d1 = dgrad_quad + a * dMd;
   s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
   double curvature = 0;
-  for (int i = 0; i < p.nefc; ++i) {
-    s.d1 -= force[i] * Jdir[i];
-    s.size += std::fabs(force[i] * Jdir[i]);
-    if (state[i] == static_cast<int>(ConstraintState::kQuadratic)) curvature += p.D[i] * Jdir[i] * Jdir[i];
+  const double* D = p.D;
+  for (int i = 0; i < p.nefc; ++i) AddRowSlope(force[i], Jdir[i], state[i], D[i], s, curvature);
+  for (int k = 0; k < cones.ncone; ++k) {
+    const ConeContact& c = cones.cones[k];
+    const int adr = c.efc_address;
+    if (state[adr] != static_cast<int>(ConstraintState::kCone)) continue;
+    curvature += ConeCurvature(c, c.Dm, jar + adr, Jdir + adr);
   }
-  ForEachEllipticContact(p, [&](const Contact& c, int adr) {
-    if (state[adr] != static_cast<int>(ConstraintState::kCone)) return;
-    curvature += ConeCurvature(c, cone_Dm[adr], jar + adr, Jdir + adr);
-  });
   s.d2 = dMd + curvature;
   return s;
 }
 
-// EvaluateTrial at step a followed by SlopeFrom there. With elliptic contacts: the rows' jar
-// and the other rows' penalties in one pass, then each elliptic contact's zone and penalty
-// (EllipticPenalty, as in ConstraintCost) with the line search's cone constants; the penalty is
-// summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
+// The trial point at step a (jar, force, state, penalty, at = a; the elliptic contacts' T) and
+// the Slope there: ConstraintCost's numbers followed by SlopeFrom's. With elliptic contacts:
+// the rows' jar and the other rows' penalties in one pass, then each elliptic contact's zone
+// and penalty (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the
+// penalty is summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
 // each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
 // summed in row order, which is the order the separate passes use. Either way the numbers are
-// those of EvaluateTrial and SlopeFrom bit for bit, with fewer passes and divisions.
+// those of ConstraintCost and SlopeFrom bit for bit, with fewer passes and divisions.
 Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                          double dMd, double dgrad_quad, double a, TrialPoint& trial) {
   if (p.cone == Cone::kElliptic) {
@@ -234,20 +274,23 @@ Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, cons
       trial.force[i] = force;
       trial.state[i] = static_cast<int>(state);
     }
-    ForEachEllipticContact(p, [&](const Contact& c, int adr) {
-      const EllipticZone z = ClassifyEllipticWith(c, trial.cone_m2[adr], trial.jar + adr);
-      EllipticPenalty(p, c, z, trial.cone_Dm[adr], trial.jar + adr, penalty, trial.force + adr,
+    for (int k = 0; k < trial.ncone; ++k) {
+      const ConeContact& c = trial.cones[k];
+      const int adr = c.efc_address;
+      const EllipticZone z = ClassifyEllipticWith(c, c.m2, trial.jar + adr);
+      EllipticPenalty(p, c, z, c.Dm, trial.jar + adr, penalty, trial.force + adr,
                       trial.state + adr);
-    });
+      trial.cone_T[k] = z.T;
+    }
     trial.penalty = penalty;
     trial.at = a;
-    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, trial.cone_Dm, dMd,
-                     dgrad_quad, a);
+    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, trial, dMd, dgrad_quad, a);
   }
   Slope s;
   s.d1 = dgrad_quad + a * dMd;
   s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
   double penalty = 0, curvature = 0;
+  const double* D = p.D;
   for (int i = 0; i < p.nefc; ++i) {
     const double jar = pt.jar[i] + a * Jdir[i];
     double force = 0;
@@ -256,9 +299,7 @@ Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, cons
     trial.jar[i] = jar;
     trial.force[i] = force;
     trial.state[i] = static_cast<int>(state);
-    s.d1 -= force * Jdir[i];
-    s.size += std::fabs(force * Jdir[i]);
-    if (state == ConstraintState::kQuadratic) curvature += p.D[i] * Jdir[i] * Jdir[i];
+    AddRowSlope(force, Jdir[i], static_cast<int>(state), D[i], s, curvature);
   }
   trial.penalty = penalty;
   trial.at = a;
@@ -275,10 +316,9 @@ double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
     dgrad_quad += dir[i] * (pt.Mx[i] - p.qfrc_smooth[i]);
     dir_norm += dir[i] * dir[i];
   }
-  SetConeConstants(p, trial);
+  SetConeContacts(p, trial);
   // at a = 0 the rows are the current point's
-  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial.cone_Dm, dMd,
-                             dgrad_quad, 0);
+  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial, dMd, dgrad_quad, 0);
   if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
   // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
   if (std::sqrt(dir_norm) < kMinVal) return 0;
@@ -350,7 +390,8 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
     result.converged = true;
     return true;
   }
-  if (trial.at != step) EvaluateTrial(p, pt, w.Jdir, step, trial);
+  // (the slope there is not needed: 0 for d'Md and the quadratic part's slope)
+  if (trial.at != step) EvaluateTrialSlope(p, pt, w.Jdir, 0, 0, step, trial);
   // move along dir, with the quadratic part of the cost's change on the way; M x and J x - aref
   // follow from the products already at hand (as MuJoCo does), which saves one product with M
   // and one with J per iteration; the rows there are the trial point's
@@ -437,8 +478,8 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   ArenaScope scope(arena);
   TrialPoint trial;
   CarveTrial(arena, p.nefc, trial);
-  SetConeConstants(p, trial);
-  EvaluateTrial(p, pt, Jdir, step, trial);
+  SetConeContacts(p, trial);
+  EvaluateTrialSlope(p, pt, Jdir, 0, 0, step, trial);
   double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);
   return DecreaseTo(p, pt, Jdir, trial, quad_change);
