@@ -209,8 +209,16 @@ int LoadAndSolveRowGroup(int g, const ConstraintProblem& p, int i, int* mark, in
     if (g < G) return LoadAndSolveRowGroup<G - 1>(g, p, i, mark, dofs, work);
   }
   LoadRowGroup<G>(p, i, mark, work);
+  // each dof's rows passed on to its parent; along a chain of dofs (parent k - 1, as within a
+  // free or ball joint and along a limb) the bits stay in a register instead of going through
+  // a store and a load per dof
+  int from_child = 0;  // the bits of dof k + 1 when k is its parent
   for (int k = p.nv - 1; k >= 0; --k) {
-    if (p.dof_parentid[k] >= 0) mark[p.dof_parentid[k]] |= mark[k];
+    const int bits = mark[k] | from_child;
+    mark[k] = bits;
+    const int parent = p.dof_parentid[k];
+    from_child = parent == k - 1 ? bits : 0;
+    if (parent >= 0 && parent != k - 1) mark[parent] |= bits;
   }
   int count = 0;  // the group's dofs, decreasing (dofs are numbered parents first)
   for (int k = p.nv - 1; k >= 0; --k) {
@@ -320,12 +328,7 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
     for (int i = 0; i < n_; ++i) {
       double* row = dense + i * n;
       std::fill(row, row + i + 1, 0.0);
-      for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
-        const int k = W_dof_[t];
-        const double scaled = W_[t] * p.qLDiagInv[k];
-        const double* column = columns + static_cast<std::size_t>(k) * n;
-        for (int j = 0; j <= i; ++j) row[j] += column[j] * scaled;
-      }
+      AddScaledColumns(p, columns, n, i, row);
       for (int j = 0; j < i; ++j) dense[j * n + i] = row[j];
       row[i] += p.R[i];
       diag[i] = row[i];
@@ -358,6 +361,29 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   AR_rownnz_ = rownnz;
   AR_col_ = col;
   AR_val_ = val;
+}
+
+void DualProblem::AddScaledColumns(const ConstraintProblem& p, const double* columns,
+                                   std::size_t n, int i, double* row) const {
+  // Four dofs per pass over row[0..i]: each entry still receives its products one by one in
+  // the order of W's dofs (the same sums, the same bits), with one load and one store of it
+  // per four products instead of one per product.
+  const int begin = W_rowadr_[i], end = begin + W_rownnz_[i];
+  auto column = [&](int t) { return columns + static_cast<std::size_t>(W_dof_[t]) * n; };
+  auto scaled = [&](int t) { return W_[t] * p.qLDiagInv[W_dof_[t]]; };
+  int t = begin;
+  for (; t + 4 <= end; t += 4) {
+    const double *c0 = column(t), *c1 = column(t + 1), *c2 = column(t + 2), *c3 = column(t + 3);
+    const double s0 = scaled(t), s1 = scaled(t + 1), s2 = scaled(t + 2), s3 = scaled(t + 3);
+    for (int j = 0; j <= i; ++j) {
+      row[j] = (((row[j] + c0[j] * s0) + c1[j] * s1) + c2[j] * s2) + c3[j] * s3;
+    }
+  }
+  for (; t < end; ++t) {
+    const double* c = column(t);
+    const double s = scaled(t);
+    for (int j = 0; j <= i; ++j) row[j] += c[j] * s;
+  }
 }
 
 bool DualProblem::RowsOnOneTreeEach() const {

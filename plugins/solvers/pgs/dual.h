@@ -81,6 +81,9 @@ class DualProblem {
   // the j < end that share a dof with i, in decreasing dof order (the same sums for every
   // storage)
   void AddRowProducts(const ConstraintProblem& p, int i, int end, double* row) const;
+  // row[0..i] += W_ik / D_k W_jk over row i's dofs k, from W's dense columns (columns[k n + j])
+  void AddScaledColumns(const ConstraintProblem& p, const double* columns, std::size_t n, int i,
+                        double* row) const;
   // whether each row's dofs lie on exactly one dof tree (one root dof each)
   bool RowsOnOneTreeEach() const;
   // the rows sharing a dof with row i (i itself included), increasing; returns their count
