@@ -74,8 +74,9 @@ ArenaPlan DualProblem::Plan(int nv, int njmax) {
   ColumnBlocks().Blocks(plan, n, nv, static_cast<std::size_t>(n) * nv);
   plan(&b, n, "AR diagonal");
   plan(&b, n, "AR inverse diagonal");
-  // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap): row
-  // addresses and counts, then (pairs + n) columns and values, less than n^2 + 2n doubles
+  // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap, so n >= 3):
+  // row addresses, counts and pattern flags, then the pairs' columns and values, at most
+  // 1.5 pairs + 1.5 n + 3 <= n^2 + 2n doubles
   plan.Add("AR values", static_cast<std::size_t>(n) * n + 2 * static_cast<std::size_t>(n));
   plan.Add("W dense columns", static_cast<std::size_t>(n) * nv);  // with dense AR only
   return plan;
@@ -341,6 +342,7 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   int* rownnz = arena.Ints(n);
   int* col = arena.Ints(pairs);
   double* val = arena.Doubles(pairs);
+  int* same_pattern = arena.Ints(n);
   double* acc = c.accumulator;
   std::fill(c.mark, c.mark + n, -1);
   int adr = 0;
@@ -355,8 +357,11 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
     }
     rowadr[i] = adr;
     rownnz[i] = count;
+    same_pattern[i] = i > 0 && count == rownnz[i - 1] &&
+                      std::equal(col + adr, col + adr + count, col + rowadr[i - 1]);
     adr += count;
   }
+  AR_same_pattern_ = same_pattern;
   AR_rowadr_ = rowadr;
   AR_rownnz_ = rownnz;
   AR_col_ = col;
