@@ -33,12 +33,24 @@ struct WBlocks {
   }
 };
 
-// Rows from row i on that BuildW solves together: the rows of one contact (they share their
-// columns, the union of the two bodies' dof chains); any other row alone.
+// The most rows other than a contact's that BuildDenseW solves together.
+constexpr int kMaxOtherRowGroup = 4;
+
+// Rows from row i on that BuildDenseW solves together: the rows of one contact (they share
+// their columns, the union of the two bodies' dof chains); else up to kMaxOtherRowGroup
+// consecutive rows that are not contact rows (limits, friction loss, equality rows). Those
+// usually act on different dofs, but on one tree (the only case with a dense J) their dof
+// chains share the root's dofs, and one pass over J's rows and the tree for the group costs
+// less than one pass per row (three scans of nv and an ancestor walk per dof each).
 int RowGroup(const ConstraintProblem& p, int i) {
-  if (!p.id || !IsContactRow(p.type[i])) return 1;
+  const ConstraintType type = p.type[i];
   int g = 1;
-  while (g < kMaxRowGroup && i + g < p.nefc && p.type[i + g] == p.type[i] &&
+  if (!IsContactRow(type)) {
+    while (g < kMaxOtherRowGroup && i + g < p.nefc && !IsContactRow(p.type[i + g])) ++g;
+    return g;
+  }
+  if (!p.id) return 1;
+  while (g < kMaxRowGroup && i + g < p.nefc && p.type[i + g] == type &&
          p.id[i + g] == p.id[i]) {
     ++g;
   }
