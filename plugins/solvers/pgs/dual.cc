@@ -33,12 +33,24 @@ struct WBlocks {
   }
 };
 
-// Rows from row i on that BuildW solves together: the rows of one contact (they share their
-// columns, the union of the two bodies' dof chains); any other row alone.
+// The most rows other than a contact's that BuildDenseW solves together.
+constexpr int kMaxOtherRowGroup = 4;
+
+// Rows from row i on that BuildDenseW solves together: the rows of one contact (they share
+// their columns, the union of the two bodies' dof chains); else up to kMaxOtherRowGroup
+// consecutive rows that are not contact rows (limits, friction loss, equality rows). Those
+// usually act on different dofs, but on one tree (the only case with a dense J) their dof
+// chains share the root's dofs, and one pass over J's rows and the tree for the group costs
+// less than one pass per row (three scans of nv and an ancestor walk per dof each).
 int RowGroup(const ConstraintProblem& p, int i) {
-  if (!p.id || !IsContactRow(p.type[i])) return 1;
+  const ConstraintType type = p.type[i];
   int g = 1;
-  while (g < kMaxRowGroup && i + g < p.nefc && p.type[i + g] == p.type[i] &&
+  if (!IsContactRow(type)) {
+    while (g < kMaxOtherRowGroup && i + g < p.nefc && !IsContactRow(p.type[i + g])) ++g;
+    return g;
+  }
+  if (!p.id) return 1;
+  while (g < kMaxRowGroup && i + g < p.nefc && p.type[i + g] == type &&
          p.id[i + g] == p.id[i]) {
     ++g;
   }
@@ -74,8 +86,9 @@ ArenaPlan DualProblem::Plan(int nv, int njmax) {
   ColumnBlocks().Blocks(plan, n, nv, static_cast<std::size_t>(n) * nv);
   plan(&b, n, "AR diagonal");
   plan(&b, n, "AR inverse diagonal");
-  // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap): row
-  // addresses and counts, then (pairs + n) columns and values, less than n^2 + 2n doubles
+  // dense: n^2 doubles; sparse (used when at most a third of the pairs overlap, so n >= 3):
+  // row addresses, counts and pattern flags, then the pairs' columns and values, at most
+  // 1.5 pairs + 1.5 n + 3 <= n^2 + 2n doubles
   plan.Add("AR values", static_cast<std::size_t>(n) * n + 2 * static_cast<std::size_t>(n));
   plan.Add("W dense columns", static_cast<std::size_t>(n) * nv);  // with dense AR only
   return plan;
@@ -209,8 +222,16 @@ int LoadAndSolveRowGroup(int g, const ConstraintProblem& p, int i, int* mark, in
     if (g < G) return LoadAndSolveRowGroup<G - 1>(g, p, i, mark, dofs, work);
   }
   LoadRowGroup<G>(p, i, mark, work);
+  // each dof's rows passed on to its parent; along a chain of dofs (parent k - 1, as within a
+  // free or ball joint and along a limb) the bits stay in a register instead of going through
+  // a store and a load per dof
+  int from_child = 0;  // the bits of dof k + 1 when k is its parent
   for (int k = p.nv - 1; k >= 0; --k) {
-    if (p.dof_parentid[k] >= 0) mark[p.dof_parentid[k]] |= mark[k];
+    const int bits = mark[k] | from_child;
+    mark[k] = bits;
+    const int parent = p.dof_parentid[k];
+    from_child = parent == k - 1 ? bits : 0;
+    if (parent >= 0 && parent != k - 1) mark[parent] |= bits;
   }
   int count = 0;  // the group's dofs, decreasing (dofs are numbered parents first)
   for (int k = p.nv - 1; k >= 0; --k) {
@@ -320,12 +341,7 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
     for (int i = 0; i < n_; ++i) {
       double* row = dense + i * n;
       std::fill(row, row + i + 1, 0.0);
-      for (int t = W_rowadr_[i]; t < W_rowadr_[i] + W_rownnz_[i]; ++t) {
-        const int k = W_dof_[t];
-        const double scaled = W_[t] * p.qLDiagInv[k];
-        const double* column = columns + static_cast<std::size_t>(k) * n;
-        for (int j = 0; j <= i; ++j) row[j] += column[j] * scaled;
-      }
+      AddScaledColumns(p, columns, n, i, row);
       for (int j = 0; j < i; ++j) dense[j * n + i] = row[j];
       row[i] += p.R[i];
       diag[i] = row[i];
@@ -338,6 +354,7 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
   int* rownnz = arena.Ints(n);
   int* col = arena.Ints(pairs);
   double* val = arena.Doubles(pairs);
+  int* same_pattern = arena.Ints(n);
   double* acc = c.accumulator;
   std::fill(c.mark, c.mark + n, -1);
   int adr = 0;
@@ -352,12 +369,38 @@ void DualProblem::BuildAR(const ConstraintProblem& p, Arena& arena) {
     }
     rowadr[i] = adr;
     rownnz[i] = count;
+    same_pattern[i] = i > 0 && count == rownnz[i - 1] &&
+                      std::equal(col + adr, col + adr + count, col + rowadr[i - 1]);
     adr += count;
   }
+  AR_same_pattern_ = same_pattern;
   AR_rowadr_ = rowadr;
   AR_rownnz_ = rownnz;
   AR_col_ = col;
   AR_val_ = val;
+}
+
+void DualProblem::AddScaledColumns(const ConstraintProblem& p, const double* columns,
+                                   std::size_t n, int i, double* row) const {
+  // Four dofs per pass over row[0..i]: each entry still receives its products one by one in
+  // the order of W's dofs (the same sums, the same bits), with one load and one store of it
+  // per four products instead of one per product.
+  const int begin = W_rowadr_[i], end = begin + W_rownnz_[i];
+  auto column = [&](int t) { return columns + static_cast<std::size_t>(W_dof_[t]) * n; };
+  auto scaled = [&](int t) { return W_[t] * p.qLDiagInv[W_dof_[t]]; };
+  int t = begin;
+  for (; t + 4 <= end; t += 4) {
+    const double *c0 = column(t), *c1 = column(t + 1), *c2 = column(t + 2), *c3 = column(t + 3);
+    const double s0 = scaled(t), s1 = scaled(t + 1), s2 = scaled(t + 2), s3 = scaled(t + 3);
+    for (int j = 0; j <= i; ++j) {
+      row[j] = (((row[j] + c0[j] * s0) + c1[j] * s1) + c2[j] * s2) + c3[j] * s3;
+    }
+  }
+  for (; t < end; ++t) {
+    const double* c = column(t);
+    const double s = scaled(t);
+    for (int j = 0; j <= i; ++j) row[j] += c[j] * s;
+  }
 }
 
 bool DualProblem::RowsOnOneTreeEach() const {

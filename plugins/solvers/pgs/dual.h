@@ -54,6 +54,37 @@ class DualProblem {
                               : math::DotN(row, f, n_ - 1);
     return (b_[i] + rest) + row[last] * f[last];
   }
+  // The residuals of the Dim rows of one elliptic contact from row a, res[r] = Residual(a + r,
+  // f), and AR's block on them, A[r Dim + c] = At(a + r, a + c): the same numbers. When AR is
+  // sparse and the rows share their pattern (they share their dofs), the Dim sums run side by
+  // side over one column list, each in its own order, and the block is read where it sits in
+  // the list instead of by Dim^2 binary searches.
+  template <int Dim>
+  void ContactBlock(int a, const double* f, double* res, double* A) const {
+    if (dense_ || !SharesPattern(a, Dim)) {
+      for (int r = 0; r < Dim; ++r) {
+        res[r] = Residual(a + r, f);
+        for (int c = 0; c < Dim; ++c) A[r * Dim + c] = At(a + r, a + c);
+      }
+      return;
+    }
+    const int nnz = AR_rownnz_[a];
+    const int* col = AR_col_ + AR_rowadr_[a];
+    const double* val[Dim];
+    for (int r = 0; r < Dim; ++r) {
+      val[r] = AR_val_ + AR_rowadr_[a + r];
+      res[r] = b_[a + r];
+    }
+    for (int e = 0; e < nnz; ++e) {
+      const double x = f[col[e]];
+      for (int r = 0; r < Dim; ++r) res[r] += val[r][e] * x;
+    }
+    // every row is in its own pattern, so the shared one holds a .. a + Dim - 1 in a row
+    const int at = static_cast<int>(std::lower_bound(col, col + nnz, a) - col);
+    for (int r = 0; r < Dim; ++r) {
+      for (int c = 0; c < Dim; ++c) A[r * Dim + c] = val[r][at + c];
+    }
+  }
   // AR_ij (0 where not stored)
   double At(int i, int j) const {
     if (dense_) return dense_[static_cast<std::size_t>(i) * n_ + j];
@@ -81,11 +112,21 @@ class DualProblem {
   // the j < end that share a dof with i, in decreasing dof order (the same sums for every
   // storage)
   void AddRowProducts(const ConstraintProblem& p, int i, int end, double* row) const;
+  // row[0..i] += W_ik / D_k W_jk over row i's dofs k, from W's dense columns (columns[k n + j])
+  void AddScaledColumns(const ConstraintProblem& p, const double* columns, std::size_t n, int i,
+                        double* row) const;
   // whether each row's dofs lie on exactly one dof tree (one root dof each)
   bool RowsOnOneTreeEach() const;
   // the rows sharing a dof with row i (i itself included), increasing; returns their count
   int InteractingRows(int i, int* mark, int* rows) const;
 
+  // whether rows a + 1 .. a + count - 1 of the sparse AR have row a's pattern
+  bool SharesPattern(int a, int count) const {
+    for (int r = 1; r < count; ++r) {
+      if (!AR_same_pattern_[a + r]) return false;
+    }
+    return true;
+  }
   double SparseResidual(int i, const double* f) const {
     double r = b_[i];
     const int adr = AR_rowadr_[i];
@@ -103,6 +144,8 @@ class DualProblem {
   const int* AR_rownnz_ = nullptr;
   const int* AR_col_ = nullptr;
   const double* AR_val_ = nullptr;
+  // sparse AR: 1 where row i has the columns of row i - 1, else 0
+  const int* AR_same_pattern_ = nullptr;
   // W in CSR, row i's dofs in decreasing order
   int* W_rowadr_ = nullptr;
   int* W_rownnz_ = nullptr;

@@ -72,11 +72,8 @@ template <int Dim>
 double UpdateOf(const DualProblem& dual, double* f, int a, const Contact& c) {
   constexpr int dim = Dim;
   double A[kMaxDim * kMaxDim], res[kMaxDim], old[kMaxDim];
-  for (int i = 0; i < dim; ++i) {
-    res[i] = dual.Residual(a + i, f);
-    for (int j = 0; j < dim; ++j) A[i * dim + j] = dual.At(a + i, a + j);
-    old[i] = f[a + i];
-  }
+  dual.ContactBlock<Dim>(a, f, res, A);
+  for (int i = 0; i < dim; ++i) old[i] = f[a + i];
   double* fc = f + a;
 
   // 1. normal update at the tip, else the ray through the current force

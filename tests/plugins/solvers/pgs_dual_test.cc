@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -166,8 +168,8 @@ TEST_P(PgsDual, MatchesThePlainMatrixAndItsPattern) {
   EXPECT_NEAR(dual.Cost(f.data()), cost, 1e-10 * std::max(1.0, std::fabs(cost)));
 }
 
-// A dense J's W is built by groups of rows (a contact's rows share one walk up the dof tree,
-// dual.cc BuildDenseW); the same rows given as CSR take the row-by-row build. Both must give AR,
+// A dense J's W is built by groups of rows (a contact's rows share one walk up the dof tree, as
+// do up to four consecutive rows of other kinds, dual.cc BuildDenseW); the same rows given as CSR take the row-by-row build. Both must give AR,
 // its storage and the accelerations bit for bit.
 TEST_P(PgsDual, DenseJacobianByRowGroupsGivesTheBitsOfTheRowByRowBuild) {
   const Case& c = GetParam();
@@ -223,6 +225,57 @@ TEST_P(PgsDual, DenseJacobianByRowGroupsGivesTheBitsOfTheRowByRowBuild) {
   by_groups.Acceleration(dense, f.data(), qacc_groups.data());
   by_rows.Acceleration(csr, f.data(), qacc_rows.data());
   for (int k = 0; k < nv; ++k) EXPECT_EQ(qacc_groups[k], qacc_rows[k]) << "dof " << k;
+}
+
+// The bits of a double (so that +0 and -0, and NaNs, compare as stored).
+std::uint64_t Bits(double v) {
+  std::uint64_t u;
+  std::memcpy(&u, &v, sizeof(u));
+  return u;
+}
+
+// The elliptic update reads each contact's residuals and AR block through ContactBlock (a
+// sparse AR's rows of one contact run side by side over their shared columns): it must give
+// Residual's and At's numbers bit for bit, dense or sparse.
+TEST_P(PgsDual, ContactBlockGivesTheBitsOfResidualAndAt) {
+  const Case& c = GetParam();
+  if (c.cone != Cone::kElliptic) GTEST_SKIP() << "no elliptic contacts";
+  SteppedProblem s(c.path, c.cone, c.steps);
+  const ConstraintProblem& p = s.p;
+  Arena arena;
+  arena.Reserve(DualProblem::Plan(p.nv, s.engine->model().njmax).doubles());
+  DualProblem dual;
+  dual.Build(p, arena);
+  std::mt19937_64 gen(11);
+  std::normal_distribution<double> normal(0, 1);
+  std::vector<double> f(p.nefc);
+  for (double& v : f) v = normal(gen);
+  int contacts = 0;
+  for (int i = 0; i < p.nefc;) {
+    if (p.type[i] != ConstraintType::kContactElliptic) {
+      ++i;
+      continue;
+    }
+    const int dim = p.contact[p.id[i]].dim;
+    double res[6], A[36];
+    switch (dim) {
+      case 1: dual.ContactBlock<1>(i, f.data(), res, A); break;
+      case 3: dual.ContactBlock<3>(i, f.data(), res, A); break;
+      case 4: dual.ContactBlock<4>(i, f.data(), res, A); break;
+      case 6: dual.ContactBlock<6>(i, f.data(), res, A); break;
+      default: FAIL() << "contact of dimension " << dim;
+    }
+    for (int r = 0; r < dim; ++r) {
+      EXPECT_EQ(Bits(res[r]), Bits(dual.Residual(i + r, f.data()))) << "row " << i + r;
+      for (int k = 0; k < dim; ++k) {
+        EXPECT_EQ(Bits(A[r * dim + k]), Bits(dual.At(i + r, i + k))) << "AR(" << i + r << ","
+                                                                     << i + k << ")";
+      }
+    }
+    ++contacts;
+    i += dim;
+  }
+  ASSERT_GT(contacts, 0) << c.path << ": no elliptic contact";
 }
 
 std::vector<Case> Cases() {
