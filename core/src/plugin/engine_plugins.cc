@@ -189,6 +189,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
     ordered.push_back(colliders.back().instance.get());
   }
   BuildCollisionTable(ordered, collision_table, 2);  // slots after integrator and solver
+  collision_table.dynamic_pairs = DynamicPairsPossible(m);
   if (contacts) CheckCollisionCoverage(m, collision_table, names);
 }
 
