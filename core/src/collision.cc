@@ -294,7 +294,9 @@ void CollideAll(const Model& m, Data& d, const CollisionTable& table) {
   // mark then shows what a step really needs
   const std::size_t ngeom = static_cast<std::size_t>(std::max(m.ngeom, 0));
   const std::size_t all_pairs = ngeom * (ngeom > 0 ? ngeom - 1 : 0) / 2 + 1;
-  if (free > need) {
+  if (!table.dynamic_pairs) {
+    npairs = 0;  // the contype/conaffinity filter would reject every candidate
+  } else if (free > need) {
     const std::size_t cap = std::min<std::size_t>({free - need, all_pairs, 1u << 30});  // 1 double per pair
     pairs = reinterpret_cast<GeomPair*>(d.arena.Ints(2 * cap));
     const ScopedTimer broad(StageStat(d, Timer::kCollisionBroad));
@@ -324,6 +326,15 @@ void Collision(const Model& m, Data& d, const CollisionTable& table) {
   // an awake tree touched a sleeping one and woke it: again, for the contacts of the woken
   // trees among themselves and with static geoms, skipped the first time (spec: 唤醒)
   if (SleepEnabled(m) && d.ntree_awake != awake_before) CollideAll(m, d, table);
+}
+
+bool DynamicPairsPossible(const Model& m) {
+  int contype = 0, conaffinity = 0;
+  for (int g = 0; g < m.ngeom; ++g) {
+    contype |= m.geom_contype[g];
+    conaffinity |= m.geom_conaffinity[g];
+  }
+  return (contype & conaffinity) != 0;
 }
 
 void BuildCollisionTable(const std::vector<const Collider*>& colliders, CollisionTable& table,

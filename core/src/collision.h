@@ -17,7 +17,14 @@ struct CollisionTable {
   const Collider* pair[kNumGeomTypes][kNumGeomTypes] = {};
   // the timer in Data::profile.plugin of the collider of each pair (-1: none)
   int profile_slot[kNumGeomTypes][kNumGeomTypes] = {};
+  // false when no geom's contype shares a bit with any geom's conaffinity (DynamicPairsPossible
+  // of the Engine's model): the broad phase would pass no pair, so it is not run
+  bool dynamic_pairs = true;
 };
+
+// Whether some geom's contype shares a bit with some geom's conaffinity, the first condition
+// of every dynamic pair (models whose geoms are all visual, contype 0, have none).
+bool DynamicPairsPossible(const Model& m);
 
 // Fills `table` from `colliders` in priority order (the first collider declaring a pair wins).
 // Collider k times into Data::profile.plugin[first_profile_slot + k] (none when negative).

@@ -6,6 +6,7 @@
 #include "constraint_assembly.h"
 #include "island.h"
 #include "sleep.h"
+#include "tendon.h"
 
 #include <algorithm>
 #include <atomic>
@@ -102,7 +103,7 @@ ArenaPlan KernelScratchPlan(const Model& m) {
     s.Add(name, doubles);
     plan.Within(name, s);
   };
-  stage("tendon wrap point Jacobians (tendon.cc)", 6 * nv);
+  plan.Within("tendon segment Jacobians (tendon.cc)", TendonScratchPlan(m));
   stage("transmission Jacobians (actuation.cc)", 12 * nv);
   stage("clamped controls (actuation.cc)", nu);
   // the candidate pairs take what remains of the arena (collision.cc)

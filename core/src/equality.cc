@@ -13,6 +13,7 @@
 #include "gauss/math.h"
 #include "pipeline.h"
 #include "jacobian.h"
+#include "tendon.h"
 
 namespace gauss {
 
@@ -93,15 +94,29 @@ bool AddRows(const Model& m, Data& d, const int* cols, const double* rows, int n
   return true;
 }
 
-// Scalar position (dense gradient row) of a joint (qpos - qpos0) or tendon (length - length0).
-double ScalarPosition(const Model& m, const Data& d, EqType type, int id, double* grad) {
-  std::fill(grad, grad + m.nv, 0.0);
+// The dofs [*begin, *end) outside which the gradient of a joint's or tendon's scalar position
+// is zero.
+void ScalarSpan(const Model& m, EqType type, int id, int* begin, int* end) {
+  if (type == EqType::kJoint) {
+    *begin = m.jnt_dofadr[id];
+    *end = *begin + 1;
+    return;
+  }
+  TendonDofSpan(m, id, begin, end);
+}
+
+// Scalar position of a joint (qpos - qpos0) or tendon (length - length0), and its gradient row
+// on the dofs [begin, end), a span that contains ScalarSpan's (grad is not written outside).
+double ScalarPosition(const Model& m, const Data& d, EqType type, int id, int begin, int end,
+                      double* grad) {
+  std::fill(grad + begin, grad + end, 0.0);
   if (type == EqType::kJoint) {
     const int q = m.jnt_qposadr[id];
     grad[m.jnt_dofadr[id]] = 1;
     return d.qpos[q] - m.qpos0[q];
   }
-  std::copy(d.ten_J.begin() + id * m.nv, d.ten_J.begin() + (id + 1) * m.nv, grad);
+  const double* row = d.ten_J.data() + static_cast<std::size_t>(id) * m.nv;
+  std::copy(row + begin, row + end, grad + begin);
   return d.ten_length[id] - m.tendon_length0[id];
 }
 
@@ -172,17 +187,28 @@ void AddEqualityRows(const Model& m, Data& d) {
       }
       case EqType::kJoint:
       case EqType::kTendon: {
-        // y - y0 = a0 + a1 x + a2 x^2 + a3 x^3 + a4 x^4 with x = position of object 2
-        pos[0] = ScalarPosition(m, d, m.eq_type[e], id1, s.dense) - data[0];
+        // the gradients are zero outside the union of the two objects' spans: the row is
+        // built and searched for nonzeros only there (a tendon of a composite grid spans a
+        // few dofs of nv = 312)
+        int begin, end;
+        ScalarSpan(m, m.eq_type[e], id1, &begin, &end);
         if (id2 >= 0) {
-          const double x = ScalarPosition(m, d, m.eq_type[e], id2, s.dense2);
+          int begin2, end2;
+          ScalarSpan(m, m.eq_type[e], id2, &begin2, &end2);
+          begin = std::min(begin, begin2);
+          end = std::max(end, end2);
+        }
+        // y - y0 = a0 + a1 x + a2 x^2 + a3 x^3 + a4 x^4 with x = position of object 2
+        pos[0] = ScalarPosition(m, d, m.eq_type[e], id1, begin, end, s.dense) - data[0];
+        if (id2 >= 0) {
+          const double x = ScalarPosition(m, d, m.eq_type[e], id2, begin, end, s.dense2);
           pos[0] -= x * (data[1] + x * (data[2] + x * (data[3] + x * data[4])));
           const double slope = data[1] + x * (2 * data[2] + x * (3 * data[3] + x * 4 * data[4]));
-          for (int i = 0; i < nv; ++i) s.dense[i] -= slope * s.dense2[i];
+          for (int i = begin; i < end; ++i) s.dense[i] -= slope * s.dense2[i];
         }
         // the row's nonzeros (kept even if all zero, like every row)
         int n = 0;
-        for (int i = 0; i < nv; ++i) {
+        for (int i = begin; i < end; ++i) {
           if (s.dense[i] == 0) continue;
           s.cols[n] = i;
           s.rows[n++] = s.dense[i];

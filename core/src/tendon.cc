@@ -302,25 +302,51 @@ double WrapPath(double points[6], const double x0[3], const double x1[3], const 
 
 namespace {
 
-// ten_J row += (J(b1, p1) - J(b0, p0))' unit(p1 - p0) * scale. jac0, jac1: (3 x nv) scratch.
+// Up to this many dofs, rows are handled whole: finding a tendon's dofs would cost more than the
+// zeros it skips (MuJoCo's arm26, nv = 2, became 10 % slower with spans and chains).
+constexpr int kWholeRowDofs = 32;
+
+// Scratch of the segment Jacobians: the dofs that move either end (at most nv) and the two
+// ends' point Jacobians over those dofs only (3 x nv each).
+struct SegmentScratch {
+  int *chain0 = nullptr, *chain1 = nullptr, *dofs = nullptr;
+  double *jac0 = nullptr, *jac1 = nullptr;
+  template <class Take>
+  void Blocks(Take& take, int nv) {
+    take(&chain0, nv, "dofs moving the segment's first end");
+    take(&chain1, nv, "dofs moving the segment's second end");
+    take(&dofs, nv, "their union");
+    take(&jac0, 3 * nv, "first end's point Jacobian");
+    take(&jac1, 3 * nv, "second end's point Jacobian");
+  }
+};
+
+// ten_J row += (J(b1, p1) - J(b0, p0))' unit(p1 - p0) * scale, over the dofs that move either
+// end: the others' columns of both Jacobians are zero, and adding their zero products would
+// leave the row as it is (a row entry is never -0), so skipping them keeps every bit. On a model
+// of many bodies (a composite grid) this is a few dofs instead of nv per segment.
 void AddSegmentJacobian(const Model& m, const Data& d, int b0, const double* p0, int b1,
-                        const double* p1, double scale, double* jac0, double* jac1,
-                        double* row) {
+                        const double* p1, double scale, const SegmentScratch& s, double* row) {
   double dir[3];
   Sub3(dir, p1, p0);
   Normalize3(dir);
-  PointJacobian(m, d, b0, p0, jac0, nullptr);
-  PointJacobian(m, d, b1, p1, jac1, nullptr);
-  const int nv = m.nv;
-  for (int i = 0; i < nv; ++i) {
+  int n = m.nv;  // few dofs: all of them (s.dofs holds 0..nv-1)
+  if (m.nv > kWholeRowDofs) {
+    const int n0 = BodyChain(m, b0, s.chain0);
+    const int n1 = BodyChain(m, b1, s.chain1);
+    n = MergeChains(s.chain0, n0, s.chain1, n1, s.dofs);
+  }
+  ChainJacobian(m, d, b0, p0, s.dofs, n, s.jac0, nullptr);
+  ChainJacobian(m, d, b1, p1, s.dofs, n, s.jac1, nullptr);
+  for (int k = 0; k < n; ++k) {
     double v = 0;
-    for (int r = 0; r < 3; ++r) v += (jac1[r * nv + i] - jac0[r * nv + i]) * dir[r];
-    row[i] += scale * v;
+    for (int r = 0; r < 3; ++r) v += (s.jac1[r * n + k] - s.jac0[r * n + k]) * dir[r];
+    row[s.dofs[k]] += scale * v;
   }
 }
 
 // Spatial tendon t: (site_xpos, geom_xpos, geom_xmat, cdof) => (length, row of ten_J)
-double SpatialTendon(const Model& m, Data& d, int t, double* row, double* jac0, double* jac1) {
+double SpatialTendon(const Model& m, Data& d, int t, double* row, const SegmentScratch& scratch) {
   const int adr = m.tendon_adr[t], num = m.tendon_num[t];
   double length = 0, divisor = 1;
   int k = 0;
@@ -377,7 +403,7 @@ double SpatialTendon(const Model& m, Data& d, int t, double* row, double* jac0, 
     for (int s = 0; s < segments; ++s) {
       if (body[s] == body[s + 1]) continue;
       AddSegmentJacobian(m, d, body[s], points + 3 * s, body[s + 1], points + 3 * s + 3,
-                         1 / divisor, jac0, jac1, row);
+                         1 / divisor, scratch, row);
     }
     k += type1 == WrapType::kNone ? 1 : 2;
   }
@@ -386,22 +412,74 @@ double SpatialTendon(const Model& m, Data& d, int t, double* row, double* jac0, 
 
 }  // namespace
 
+void TendonDofSpan(const Model& m, int t, int* begin, int* end) {
+  if (m.nv <= kWholeRowDofs) {
+    *begin = 0;
+    *end = m.nv;
+    return;
+  }
+  int lo = m.nv, hi = 0;
+  auto add_dof_range = [&lo, &hi](int first, int last) {
+    lo = std::min(lo, first);
+    hi = std::max(hi, last + 1);
+  };
+  for (int w = m.tendon_adr[t]; w < m.tendon_adr[t] + m.tendon_num[t]; ++w) {
+    const int id = m.wrap_objid[w];
+    int body = -1;
+    switch (m.wrap_type[w]) {
+      case WrapType::kJoint:
+        add_dof_range(m.jnt_dofadr[id], m.jnt_dofadr[id]);
+        continue;
+      case WrapType::kSite:
+        body = m.site_bodyid[id];
+        break;
+      case WrapType::kSphere:
+      case WrapType::kCylinder:
+        body = m.geom_bodyid[id];
+        break;
+      default:  // pulley: no object
+        continue;
+    }
+    // the body's chain: its last dof and the ancestors' (smaller indices) up to the root's
+    const int last = LastDof(m, body);
+    if (last < 0) continue;
+    int first = last;
+    while (m.dof_parentid[first] >= 0) first = m.dof_parentid[first];
+    add_dof_range(first, last);
+  }
+  *begin = lo < hi ? lo : 0;
+  *end = lo < hi ? hi : 0;
+}
+
+ArenaPlan TendonScratchPlan(const Model& m) {
+  ArenaPlan plan;
+  SegmentScratch().Blocks(plan, std::max(m.nv, 0));
+  return plan;
+}
+
 // (qpos; site_xpos, geom_xpos, geom_xmat, cdof for spatial tendons) => (ten_length, ten_J)
 void Tendons(const Model& m, Data& d) {
   if (m.ntendon == 0) return;
   ArenaScope scope(d.arena);
-  double* jac0 = nullptr;
-  double* jac1 = nullptr;
-  std::fill(d.ten_J.begin(), d.ten_J.end(), 0.0);
+  SegmentScratch scratch;
+  bool carved = false;
   for (int t = 0; t < m.ntendon; ++t) {
     double* row = d.ten_J.data() + t * m.nv;
+    // only the span can be nonzero: the rest of the row has stayed zero since the Data was
+    // reset (nothing else writes ten_J), which saves clearing ntendon x nv entries per step
+    // on a model of many bodies and tendons (a composite grid: 178 x 312)
+    int begin, end;
+    TendonDofSpan(m, t, &begin, &end);
+    std::fill(row + begin, row + end, 0.0);
     const int adr = m.tendon_adr[t];
     if (m.wrap_type[adr] != WrapType::kJoint) {
-      if (!jac0) {
-        jac0 = d.arena.Doubles(3 * m.nv);
-        jac1 = d.arena.Doubles(3 * m.nv);
+      if (!carved) {
+        ArenaCarve carve(d.arena);
+        scratch.Blocks(carve, m.nv);
+        for (int i = 0; i < m.nv; ++i) scratch.dofs[i] = i;  // AddSegmentJacobian's few-dof case
+        carved = true;
       }
-      d.ten_length[t] = SpatialTendon(m, d, t, row, jac0, jac1);
+      d.ten_length[t] = SpatialTendon(m, d, t, row, scratch);
       continue;
     }
     double length = 0;
@@ -416,11 +494,14 @@ void Tendons(const Model& m, Data& d) {
 }
 
 // (ten_J, qvel) => ten_velocity
+// (the zero entries outside a row's span would add only zeros to a sum that starts at +0)
 void TendonVelocity(const Model& m, Data& d) {
   for (int t = 0; t < m.ntendon; ++t) {
     const double* jac = d.ten_J.data() + t * m.nv;
+    int begin, end;
+    TendonDofSpan(m, t, &begin, &end);
     double v = 0;
-    for (int i = 0; i < m.nv; ++i) v += jac[i] * d.qvel[i];
+    for (int i = begin; i < end; ++i) v += jac[i] * d.qvel[i];
     d.ten_velocity[t] = v;
   }
 }

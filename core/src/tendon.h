@@ -8,6 +8,7 @@
 // the path touch the surface at a single point instead (no arc).
 #pragma once
 
+#include "gauss/arena.h"
 #include "gauss/data.h"
 #include "gauss/model.h"
 #include "gauss/types.h"
@@ -22,6 +23,15 @@ void AddTendonArmatureInertia(const Model& m, Data& d);
 void AddTendonArmatureTimes(const Model& m, const Data& d, const double* qacc, double* y);
 // (ten_J, site_xpos, subtree_com, cvel, cdof_dot, qvel) => result += a J' (dJ/dt qvel)
 void AddTendonArmatureBias(const Model& m, const Data& d, double* result);
+
+// The dofs [*begin, *end) outside which tendon t's row of ten_J is zero at every configuration:
+// those of its joints (fixed tendon) or of the chains of the bodies its path passes (spatial
+// tendon); an empty span (begin == end) for a tendon that moves with no dof. Tendons writes
+// each row only within its span, so stages may read rows only there.
+void TendonDofSpan(const Model& m, int t, int* begin, int* end);
+
+// The arena blocks Tendons takes (the spatial tendons' segment Jacobians), for ScratchSize.
+ArenaPlan TendonScratchPlan(const Model& m);
 
 // Path from x0 to x1 around a sphere or an infinite cylinder (its axis is the local z axis) of
 // the given radius, with the frame (pos, mat row-major). `side` (world position of the side

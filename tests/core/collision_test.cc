@@ -16,6 +16,7 @@
 
 #include "collision.h"
 #include "data_alloc.h"
+#include "gauss/engine.h"
 #include "gauss/error.h"
 #include "gauss/math.h"
 #include "gauss/mjcf.h"
@@ -492,6 +493,39 @@ TEST(BroadPhase, FallbackWithoutScratchGivesTheSameContacts) {
     EXPECT_EQ(a.d.contact[k].geom1, b.d.contact[k].geom1);
     EXPECT_EQ(a.d.contact[k].geom2, b.d.contact[k].geom2);
     EXPECT_EQ(a.d.contact[k].dist, b.d.contact[k].dist);
+  }
+}
+
+// Models whose contype and conaffinity share no bit skip the broad phase (the filter would
+// reject every candidate): explicit pairs still collide, and a model where one geom's contype
+// meets another's conaffinity still finds its dynamic contacts.
+TEST(CollisionTable, NoDynamicPairsWhenNoContypeMeetsAConaffinity) {
+  auto make = [](const std::string& ball, const std::string& floor, const std::string& pairs) {
+    return LoadModelFromString(
+        "<mujoco><worldbody><geom name='floor' type='plane' size='0 0 1' " + floor +
+        "/><body pos='0 0 0.05'><freejoint/><geom name='ball' size='0.1' " + ball +
+        "/></body></worldbody>" + pairs + "</mujoco>");
+  };
+  const std::string pair = "<contact><pair geom1='floor' geom2='ball'/></contact>";
+  struct Case {
+    std::string ball, floor, pairs;
+    bool possible;
+    int contacts;  // the ball rests 0.05 into the floor
+  };
+  const Case cases[] = {
+      {"", "", "", true, 1},
+      {"contype='0'", "contype='0'", "", false, 0},
+      {"contype='0'", "contype='0'", pair, false, 1},               // the explicit pair only
+      {"contype='2' conaffinity='0'", "contype='0' conaffinity='2'", "", true, 1},
+      {"contype='2' conaffinity='0'", "contype='0' conaffinity='1'", "", false, 0},
+  };
+  for (const Case& c : cases) {
+    const std::shared_ptr<const Model> m = make(c.ball, c.floor, c.pairs);
+    EXPECT_EQ(DynamicPairsPossible(*m), c.possible) << c.ball << " / " << c.floor;
+    const Engine engine(m);
+    Data d = engine.MakeData();
+    engine.Forward(d);
+    EXPECT_EQ(d.ncon, c.contacts) << c.ball << " / " << c.floor << " / " << c.pairs;
   }
 }
 

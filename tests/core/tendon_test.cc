@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -93,9 +94,48 @@ TEST_P(TendonJacobian, MatchesFiniteDifferencesOfLengths) {
   EXPECT_LE(worst, 1e-5) << where;
 }
 
+// Tendons clears and writes each row of ten_J only within TendonDofSpan (the rest stays zero
+// from the reset): every nonzero lies in the span, and a Data that has computed other poses
+// before holds bit for bit the rows of a freshly made one.
+TEST_P(TendonJacobian, RowsStayWithinTheirDofSpans) {
+  const std::shared_ptr<const Model> model = LoadModel(GetParam());
+  const Model& m = *model;
+  ASSERT_GT(m.ntendon, 0);
+  Data d;
+  AllocateData(m, d);
+  std::mt19937_64 gen(5);
+  int outside = 0, narrow_rows = 0;
+  for (int s = 0; s < 10; ++s) {
+    RandomPose(m, d, gen);
+    TendonStage(m, d);
+    Data fresh;
+    AllocateData(m, fresh);
+    fresh.qpos = d.qpos;
+    TendonStage(m, fresh);
+    for (int t = 0; t < m.ntendon; ++t) {
+      int begin, end;
+      TendonDofSpan(m, t, &begin, &end);
+      ASSERT_LE(0, begin);
+      ASSERT_LE(begin, end);
+      ASSERT_LE(end, m.nv);
+      if (end - begin < m.nv) ++narrow_rows;
+      for (int i = 0; i < m.nv; ++i) {
+        const double value = d.ten_J[t * m.nv + i];
+        if (value != 0 && (i < begin || i >= end)) ++outside;
+        EXPECT_EQ(std::memcmp(&value, &fresh.ten_J[t * m.nv + i], sizeof(double)), 0)
+            << "tendon " << t << ", dof " << i << ", pose " << s;
+      }
+      EXPECT_EQ(d.ten_length[t], fresh.ten_length[t]);
+    }
+  }
+  EXPECT_EQ(outside, 0);
+  RecordProperty("rows_with_a_span_narrower_than_nv", std::to_string(narrow_rows));
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, TendonJacobian,
                          ::testing::Values(TestModel("actuation_zoo.xml"),
-                                           TestModel("mujoco/tendon_arm/arm26.xml")));
+                                           TestModel("mujoco/tendon_arm/arm26.xml"),
+                                           TestModel("tendon_grid.xml")));
 
 TEST(Tendon, FixedTendonIsLinearInJointPositions) {
   const std::shared_ptr<const Model> model = LoadModel(TestModel("actuation_zoo.xml"));

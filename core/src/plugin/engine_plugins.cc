@@ -163,6 +163,8 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
   // collision sensors measure with the colliders whether or not contacts are computed
   const bool sensors = std::find(m.sensor_plugin.begin(), m.sensor_plugin.end(),
                                  kGeomDistanceSensorPlugin) != m.sensor_plugin.end();
+  // no geom pair can pass the contype/conaffinity filter (or contacts are off): no broad phase
+  collision_table.dynamic_pairs = contacts && DynamicPairsPossible(m);
   if (!contacts && !sensors) {
     // no collision stage: none is loaded, but a named collider must still exist (a misspelt
     // name is an error on every model, not only on those with contacts)
@@ -189,6 +191,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
     ordered.push_back(colliders.back().instance.get());
   }
   BuildCollisionTable(ordered, collision_table, 2);  // slots after integrator and solver
+  collision_table.dynamic_pairs = contacts && DynamicPairsPossible(m);
   if (contacts) CheckCollisionCoverage(m, collision_table, names);
 }
 
