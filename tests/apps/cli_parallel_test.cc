@@ -208,9 +208,10 @@ TEST(CliBench, ThreadsReportAggregateRateAndScaling) {
   EXPECT_EQ(kv["threads"], 2);
   EXPECT_GT(kv["steps_per_second"], 0);
   EXPECT_GT(kv["steps_per_second_1thread"], 0);
-  // scaling is the ratio of the two medians' underlying pairs, so it lies between 0 and 2
+  // scaling is a ratio of two wall-clock rates: positive and finite, but its size depends on
+  // the machine's load (a preempted 1-thread run can make it exceed 2), so no bound is asserted
   EXPECT_GT(kv["scaling"], 0);
-  EXPECT_LE(kv["scaling"], 2.5);
+  EXPECT_TRUE(std::isfinite(kv["scaling"]));
   EXPECT_GT(kv["cpu_scaling"], 0);
   EXPECT_EQ(kv["warnings"], 0);
 }
