@@ -144,16 +144,23 @@ TEST(ConstraintDenseRowColumns, ProductsHaveTheDenseBits) {
     const ConstraintProblem without = WithDenseLoops(with);
     std::mt19937 rng(3);
     std::normal_distribution<double> normal(0.0, 1.0);
-    std::vector<double> x(m.nv), f(d.nefc);
+    std::vector<double> x(m.nv);
     for (double& v : x) v = normal(rng);
-    for (int i = 0; i < d.nefc; ++i) f[i] = i % 3 == 0 ? 0.0 : normal(rng);  // some rows idle
     std::vector<double> a(d.nefc), b(d.nefc), ta(m.nv), tb(m.nv);
     MulJ(with, x.data(), a.data());
     MulJ(without, x.data(), b.data());
     EXPECT_TRUE(SameBits(a, b, d.nefc)) << "J x";
-    MulJT(with, f.data(), ta.data());
-    MulJT(without, f.data(), tb.data());
-    EXPECT_TRUE(SameBits(ta, tb, m.nv)) << "J' f";
+    // J' f with a force on every row (each run of a contact's rows takes the unrolled loop)
+    // and with every third row idle (runs with rows left out)
+    for (int idle_every : {0, 3}) {
+      std::vector<double> f(d.nefc);
+      for (int i = 0; i < d.nefc; ++i) {
+        f[i] = idle_every > 0 && i % idle_every == 0 ? 0.0 : normal(rng);
+      }
+      MulJT(with, f.data(), ta.data());
+      MulJT(without, f.data(), tb.data());
+      EXPECT_TRUE(SameBits(ta, tb, m.nv)) << "J' f, idle every " << idle_every << " rows";
+    }
     // J qvel as ReferenceAcceleration computes it
     MulDenseRows(d.efc_J.data(), d.nefc, m.nv, d.qvel.data(), b.data());
     MulDenseRowsOver(d.efc_J.data(), d.nefc, m.nv, d.efc_J_dense_rownnz.data(),
