@@ -136,7 +136,9 @@ TEST_P(TendonJacobian, RowsStayWithinTheirDofSpans) {
   RecordProperty("rows_with_a_span_narrower_than_nv", std::to_string(narrow_rows));
   // above tendon.cc's kWholeRowDofs (32) the spans are the tendons' own: tendon_grid.xml's
   // (nv = 60) must take that path, else this test would not exercise it
-  if (m.nv > 32) EXPECT_GT(narrow_rows, 0);
+  if (m.nv > 32) {
+    EXPECT_GT(narrow_rows, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, TendonJacobian,
