@@ -271,7 +271,6 @@ void Engine::SolveConstraints(Data& d) const {
                                              d.efc_force.data(), d.solver_trace.data());
     }
     d.solver_iter = result.iterations;
-    problem.byproducts = nullptr;
     if (!byproducts.qfrc_constraint_given) {
       MulJT(problem, d.efc_force.data(), d.qfrc_constraint.data());
     }

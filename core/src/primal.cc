@@ -256,10 +256,13 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
 // the Slope there: ConstraintCost's numbers followed by SlopeFrom's. With elliptic contacts:
 // the rows' jar and the other rows' penalties in one pass, then each elliptic contact's zone
 // and penalty (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the
-// penalty is summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
-// each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
-// summed in row order, which is the order the separate passes use. Either way the numbers are
-// those of ConstraintCost and SlopeFrom bit for bit, with fewer passes and divisions.
+// penalty is summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over
+// the rows: each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its
+// curvature are summed in row order, which is the order the separate passes use. Either way
+// the numbers are those of ConstraintCost and SlopeFrom bit for bit, with fewer passes and
+// divisions. Callers that want the trial point only (PrimalIterate's move, PrimalDecrease) call
+// it too, with dMd = dgrad_quad = 0, and drop the Slope: it is what sets trial.cone_T, which
+// DecreaseTo reads (ConstraintCost alone would leave it stale).
 Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
                          double dMd, double dgrad_quad, double a, TrialPoint& trial) {
   if (p.cone == Cone::kElliptic) {

@@ -411,18 +411,34 @@ void AddRowsOverT(const double* A, int ncols, int i, const int* cols, int n, con
 
 constexpr int kMaxRowsOver = 4;  // a pyramidal condim-3 contact's rows
 
-// y (ncols, zeroed by the caller) += A' f over the rows' columns (MulDenseRowsOver's arrays)
-void AddDenseRowsOverT(const double* A, int nrows, int ncols, const int* rownnz,
-                       const int* rowadr, const int* colind, const double* f, double* y) {
+// The G rows from row i on over their shared columns: MulRowsOver (kTransposed false) or
+// AddRowsOverT (true).
+template <bool kTransposed, int G>
+void RowsOver(const double* A, int ncols, int i, const int* cols, int n, const double* in,
+              double* out) {
+  if (kTransposed) {
+    AddRowsOverT<G>(A, ncols, i, cols, n, in, out);
+  } else {
+    MulRowsOver<G>(A, ncols, i, cols, n, in, out);
+  }
+}
+
+// A dense J's rows over the columns each was built over (MulDenseRowsOver's arrays), in runs of
+// the rows that share one column list (SharedColumnsRun: a product reads the list, and x or
+// y, once per run; G a compile-time constant, so that the loop over a run's rows unrolls):
+// out (nrows) = A in, or out (ncols, zeroed by the caller) += A' in when kTransposed.
+template <bool kTransposed>
+void DenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz, const int* rowadr,
+                   const int* colind, const double* in, double* out) {
   for (int i = 0; i < nrows;) {
     const int g = SharedColumnsRun<kMaxRowsOver>(nrows, rownnz, rowadr, i);
     const int* cols = colind + rowadr[i];
     const int n = rownnz[i];
     switch (g) {
-      case 1: AddRowsOverT<1>(A, ncols, i, cols, n, f, y); break;
-      case 2: AddRowsOverT<2>(A, ncols, i, cols, n, f, y); break;
-      case 3: AddRowsOverT<3>(A, ncols, i, cols, n, f, y); break;
-      default: AddRowsOverT<kMaxRowsOver>(A, ncols, i, cols, n, f, y); break;
+      case 1: RowsOver<kTransposed, 1>(A, ncols, i, cols, n, in, out); break;
+      case 2: RowsOver<kTransposed, 2>(A, ncols, i, cols, n, in, out); break;
+      case 3: RowsOver<kTransposed, 3>(A, ncols, i, cols, n, in, out); break;
+      default: RowsOver<kTransposed, kMaxRowsOver>(A, ncols, i, cols, n, in, out); break;
     }
     i += g;
   }
@@ -432,18 +448,7 @@ void AddDenseRowsOverT(const double* A, int nrows, int ncols, const int* rownnz,
 
 void MulDenseRowsOver(const double* A, int nrows, int ncols, const int* rownnz,
                       const int* rowadr, const int* colind, const double* x, double* y) {
-  for (int i = 0; i < nrows;) {
-    const int g = SharedColumnsRun<kMaxRowsOver>(nrows, rownnz, rowadr, i);
-    const int* cols = colind + rowadr[i];
-    const int n = rownnz[i];
-    switch (g) {
-      case 1: MulRowsOver<1>(A, ncols, i, cols, n, x, y); break;
-      case 2: MulRowsOver<2>(A, ncols, i, cols, n, x, y); break;
-      case 3: MulRowsOver<3>(A, ncols, i, cols, n, x, y); break;
-      default: MulRowsOver<kMaxRowsOver>(A, ncols, i, cols, n, x, y); break;
-    }
-    i += g;
-  }
+  DenseRowsOver<false>(A, nrows, ncols, rownnz, rowadr, colind, x, y);
 }
 
 void MulJ(const ConstraintProblem& p, const double* x, double* y) {
@@ -477,8 +482,8 @@ void MulJT(const ConstraintProblem& p, const double* f, double* y) {
   if (p.J && p.J_dense_colind) {
     // each row over the columns it was built over: every y[c] takes the rows' terms in row
     // order, as below, without the exact zeros (y starts at +0, so skipping them keeps the bits)
-    AddDenseRowsOverT(p.J, p.nefc, p.nv, p.J_dense_rownnz, p.J_dense_rowadr, p.J_dense_colind,
-                      f, y);
+    DenseRowsOver<true>(p.J, p.nefc, p.nv, p.J_dense_rownnz, p.J_dense_rowadr, p.J_dense_colind,
+                        f, y);
     return;
   }
   if (p.J) {

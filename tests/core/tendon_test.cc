@@ -66,14 +66,21 @@ double WorstJacobianError(const Model& m, Data& d, double h, std::string* where)
   return worst;
 }
 
-class TendonJacobian : public ::testing::TestWithParam<std::string> {};
+// The model named by the parameter (it must have tendons) and a Data for it.
+class TendonJacobian : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    model_ = LoadModel(GetParam());
+    ASSERT_GT(model_->ntendon, 0);
+    AllocateData(*model_, d_);
+  }
+  std::shared_ptr<const Model> model_;
+  Data d_;
+};
 
 TEST_P(TendonJacobian, MatchesFiniteDifferencesOfLengths) {
-  const std::shared_ptr<const Model> model = LoadModel(GetParam());
-  const Model& m = *model;
-  ASSERT_GT(m.ntendon, 0);
-  Data d;
-  AllocateData(m, d);
+  const Model& m = *model_;
+  Data& d = d_;
   std::mt19937_64 gen(3);
   double worst = 0;
   std::string where;
@@ -98,11 +105,8 @@ TEST_P(TendonJacobian, MatchesFiniteDifferencesOfLengths) {
 // from the reset): every nonzero lies in the span, and a Data that has computed other poses
 // before holds bit for bit the rows of a freshly made one.
 TEST_P(TendonJacobian, RowsStayWithinTheirDofSpans) {
-  const std::shared_ptr<const Model> model = LoadModel(GetParam());
-  const Model& m = *model;
-  ASSERT_GT(m.ntendon, 0);
-  Data d;
-  AllocateData(m, d);
+  const Model& m = *model_;
+  Data& d = d_;
   std::mt19937_64 gen(5);
   int outside = 0, narrow_rows = 0;
   for (int s = 0; s < 10; ++s) {
@@ -130,6 +134,11 @@ TEST_P(TendonJacobian, RowsStayWithinTheirDofSpans) {
   }
   EXPECT_EQ(outside, 0);
   RecordProperty("rows_with_a_span_narrower_than_nv", std::to_string(narrow_rows));
+  // above tendon.cc's kWholeRowDofs (32) the spans are the tendons' own: tendon_grid.xml's
+  // (nv = 60) must take that path, else this test would not exercise it
+  if (m.nv > 32) {
+    EXPECT_GT(narrow_rows, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, TendonJacobian,

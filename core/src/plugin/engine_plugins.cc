@@ -163,8 +163,11 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
   // collision sensors measure with the colliders whether or not contacts are computed
   const bool sensors = std::find(m.sensor_plugin.begin(), m.sensor_plugin.end(),
                                  kGeomDistanceSensorPlugin) != m.sensor_plugin.end();
-  // no geom pair can pass the contype/conaffinity filter (or contacts are off): no broad phase
-  collision_table.dynamic_pairs = contacts && DynamicPairsPossible(m);
+  // no geom pair can pass the contype/conaffinity filter (or contacts are off): no broad phase.
+  // Set on both paths below: Collision runs (and would run the broad phase) even when no
+  // collider is loaded, and BuildCollisionTable starts the table afresh
+  const bool dynamic_pairs = contacts && DynamicPairsPossible(m);
+  collision_table.dynamic_pairs = dynamic_pairs;
   if (!contacts && !sensors) {
     // no collision stage: none is loaded, but a named collider must still exist (a misspelt
     // name is an error on every model, not only on those with contacts)
@@ -191,7 +194,7 @@ void Engine::Plugins::CreateColliders(const Model& m, const Config& config,
     ordered.push_back(colliders.back().instance.get());
   }
   BuildCollisionTable(ordered, collision_table, 2);  // slots after integrator and solver
-  collision_table.dynamic_pairs = contacts && DynamicPairsPossible(m);
+  collision_table.dynamic_pairs = dynamic_pairs;
   if (contacts) CheckCollisionCoverage(m, collision_table, names);
 }
 
