@@ -71,6 +71,64 @@ int UniteRowTrees(const Model& m, const Data& d, bool sparse, int i, int* parent
   return first;
 }
 
+// For each row of efc_J, whether it has a nonzero: `on(i, bool)` (a dense J's row is read
+// through the list of columns it was built over when there is one: it is an exact zero
+// outside it; a sparse row by its stored entries, as UniteRowTrees).
+template <class On>
+void ForRowsHavingNonzeros(const Model& m, const Data& d, On on) {
+  const int n = d.nefc, nv = m.nv;
+  if (IsSparse(m)) {
+    const int* rownnz = d.efc_J_rownnz.data();
+    for (int i = 0; i < n; ++i) on(i, rownnz[i] > 0);
+    return;
+  }
+  const double* J = d.efc_J.data();
+  if (d.efc_J_dense_rownnz.empty()) {
+    for (int i = 0; i < n; ++i) {
+      const double* row = J + static_cast<long>(i) * nv;
+      on(i, std::find_if(row, row + nv, [](double v) { return v != 0; }) != row + nv);
+    }
+    return;
+  }
+  const int* rownnz = d.efc_J_dense_rownnz.data();
+  const int* rowadr = d.efc_J_dense_rowadr.data();
+  const int* colind = d.efc_J_dense_colind.data();
+  for (int i = 0; i < n; ++i) {
+    const double* row = J + static_cast<long>(i) * nv;
+    const int* cols = colind + rowadr[i];
+    const int nnz = rownnz[i];
+    int q = 0;
+    while (q < nnz && row[cols[q]] == 0) ++q;
+    on(i, q < nnz);
+  }
+}
+
+// One kinematic tree holding every dof (a single robot): it is the only island when a row has
+// a nonzero, and the rows without any are in none. That is what the union-find finds for one
+// tree (UniteRowTrees: a row's first tree is the only one when it has a nonzero anywhere, a
+// contact's other body being on it or the world, whose columns are zero), written without
+// looking up each contact's bodies or walking the forest.
+void FindOneTreeIsland(const Model& m, Data& d) {
+  int rows = 0;
+  int* efc_island = d.efc_island.data();
+  int* efcind = d.island_efcind.data();
+  ForRowsHavingNonzeros(m, d, [&](int i, bool on_tree) {
+    efc_island[i] = on_tree ? 0 : -1;
+    efcind[rows] = i;  // kept when on the tree, else overwritten by the next row's
+    rows += on_tree;
+  });
+  d.nisland = rows > 0 ? 1 : 0;
+  d.tree_island[0] = rows > 0 ? 0 : -1;
+  std::fill(d.dof_island.begin(), d.dof_island.end(), rows > 0 ? 0 : -1);
+  if (rows == 0) return;
+  d.island_ntree[0] = 1;
+  d.island_nv[0] = m.nv;
+  d.island_nefc[0] = rows;
+  d.island_dofadr[0] = 0;
+  d.island_efcadr[0] = 0;
+  for (int i = 0; i < m.nv; ++i) d.island_dofind[i] = i;
+}
+
 }  // namespace
 
 bool UsesIslands(const Model& m) { return m.opt.Enabled(kEnableIsland) || m.opt.Enabled(kEnableSleep); }
@@ -92,6 +150,10 @@ std::size_t IslandScratchSize(const Model& m) {
 
 void FindIslands(const Model& m, Data& d) {
   const int nt = m.ntree;
+  if (nt == 1 && m.tree_dofnum[0] == m.nv) {
+    FindOneTreeIsland(m, d);
+    return;
+  }
   ArenaScope scope(d.arena);
   int* parent = d.arena.Ints(nt + 1);
   int* row_tree = d.arena.Ints(d.nefc + 1);

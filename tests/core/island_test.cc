@@ -91,6 +91,70 @@ TEST(Islands, OffByDefaultAndNothingFound) {
   EXPECT_EQ(d.nisland, 0);
 }
 
+// One tree (a planar chain, its coupler connected to the world, a limited hinge): FindIslands
+// takes the one-tree path there. Its answer must be the union-find's: the rows with a nonzero
+// form island 0 with every dof, in order; a row without one (the connect's out-of-plane row)
+// belongs to no island. The same checks read straight from efc_J.
+TEST(Islands, OneTreeIsTheIslandOfItsRowsWithNonzeros) {
+  const std::string xml = R"(
+<mujoco>
+  <default><geom contype="0" conaffinity="0" type="capsule" size="0.04"/>
+    <joint axis="0 1 0"/></default>
+  <worldbody>
+    <body name="crank" pos="0 0 1">
+      <joint name="crank_h" limited="true" range="-0.01 0.01" margin="0.05"/>
+      <geom fromto="0 0 0 0.4 0 0"/>
+      <body name="coupler" pos="0.4 0 0">
+        <joint name="coupler_h"/>
+        <geom fromto="0 0 0 0 0 -0.4"/>
+      </body>
+    </body>
+  </worldbody>
+  <equality><connect body1="coupler" anchor="0 0 -0.4"/></equality>
+</mujoco>)";
+  Config config;
+  config.flags["island"] = true;
+  const Engine engine(LoadModelFromString(xml), config);
+  const Model& m = engine.model();
+  ASSERT_EQ(m.ntree, 1);
+  Data d = engine.MakeData();
+  engine.Forward(d);
+  ASSERT_GE(d.nefc, 4);  // the connect's 3 rows and the hinge's limit
+  std::vector<int> expected_rows;
+  for (int i = 0; i < d.nefc; ++i) {
+    const double* row = d.efc_J.data() + static_cast<std::size_t>(i) * m.nv;
+    const bool nonzero = std::any_of(row, row + m.nv, [](double v) { return v != 0; });
+    EXPECT_EQ(d.efc_island[i], nonzero ? 0 : -1) << "row " << i;
+    if (nonzero) expected_rows.push_back(i);
+  }
+  ASSERT_LT(static_cast<int>(expected_rows.size()), d.nefc);  // the all-zero row
+  ASSERT_EQ(d.nisland, 1);
+  EXPECT_EQ(d.tree_island[0], 0);
+  EXPECT_EQ(d.island_ntree[0], 1);
+  EXPECT_EQ(d.island_nv[0], m.nv);
+  EXPECT_EQ(d.island_dofadr[0], 0);
+  EXPECT_EQ(d.island_efcadr[0], 0);
+  ASSERT_EQ(d.island_nefc[0], static_cast<int>(expected_rows.size()));
+  for (int k = 0; k < d.island_nefc[0]; ++k) EXPECT_EQ(d.island_efcind[k], expected_rows[k]);
+  for (int i = 0; i < m.nv; ++i) {
+    EXPECT_EQ(d.dof_island[i], 0);
+    EXPECT_EQ(d.island_dofind[i], i);
+  }
+  // the island's solve (a copy: it lacks the zero row) gives the zero row the force of its
+  // penalty alone, as the solve without islands does with a zero Jacobian row
+  Config off = config;
+  off.flags["island"] = false;
+  const Engine whole(LoadModelFromString(xml), off);
+  Data w = whole.MakeData();
+  whole.Forward(w);
+  ASSERT_EQ(w.nefc, d.nefc);
+  for (int i = 0; i < d.nefc; ++i) {
+    if (d.efc_island[i] < 0) {
+      EXPECT_NEAR(d.efc_force[i], w.efc_force[i], 1e-12) << "row " << i;
+    }
+  }
+}
+
 struct SolverCase {
   const char* solver;
   Cone cone;
