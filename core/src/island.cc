@@ -55,17 +55,7 @@ int UniteRowTrees(const Model& m, const Data& d, bool sparse, int i, int* parent
         }
       }
     };
-    const Contact* c = IsContactRow(d.efc_type[i]) ? &d.contact[d.efc_id[i]] : nullptr;
-    if (c && c->geom1 >= 0 && c->geom2 >= 0) {
-      // a contact row is nonzero only in the chains of its two geoms' bodies, i.e. in their
-      // trees: only those are scanned, in increasing order as below (the same visits)
-      int ta = m.body_treeid[m.geom_bodyid[c->geom1]];
-      int tb = m.body_treeid[m.geom_bodyid[c->geom2]];
-      if (ta > tb) std::swap(ta, tb);
-      if (ta >= 0) visit_tree(ta);
-      if (tb >= 0 && tb != ta) visit_tree(tb);
-      return first;
-    }
+    // (the rows of a contact between two geoms: UniteContactRows, which scans only their trees)
     for (int t = 0; t < m.ntree; ++t) visit_tree(t);
   }
   return first;
@@ -129,6 +119,54 @@ void FindOneTreeIsland(const Model& m, Data& d) {
   for (int i = 0; i < m.nv; ++i) d.island_dofind[i] = i;
 }
 
+// Rows [begin, end) of one contact in a dense J (`nv` columns): a contact row is nonzero only in
+// the chains of its two geoms' bodies, i.e. in the trees `trees` (count 0-2, increasing, the
+// world left out), so only their dofs are scanned, in the order UniteRowTrees visits all trees.
+// Each row's first tree with a nonzero => row_tree (-1: none) and has_row; the two trees are
+// united at the first row with a nonzero in both. From then on either tree stands for the
+// island of a row, so a later row only needs one tree with a nonzero (its island and whether
+// it has one are what the caller reads of row_tree). The contact's rows come one after
+// another, so the trees are looked up once.
+void UniteContactRows(const Model& m, const double* J, int nv, int begin, int end,
+                      const int* trees, int count, int* parent, int* row_tree, int* has_row) {
+  int adr[2] = {0, 0}, stop[2] = {0, 0};
+  for (int j = 0; j < count; ++j) {
+    adr[j] = m.tree_dofadr[trees[j]];
+    stop[j] = adr[j] + m.tree_dofnum[trees[j]];
+  }
+  bool united = count < 2;
+  for (int r = begin; r < end; ++r) {
+    const double* row = J + static_cast<long>(r) * nv;
+    int first = -1;
+    for (int j = 0; j < count; ++j) {
+      int k = adr[j];
+      while (k < stop[j] && row[k] == 0) ++k;
+      if (k == stop[j]) continue;  // zero in all of this tree's dofs
+      if (first < 0) {
+        first = trees[j];
+        if (united) break;  // the other tree is in the same island
+      } else if (!united) {
+        Unite(parent, first, trees[j]);
+        united = true;
+      }
+    }
+    row_tree[r] = first;
+    if (first >= 0) has_row[first] = 1;
+  }
+}
+
+// The trees of contact c's two geoms' bodies, the world left out, increasing and distinct =>
+// trees; returns their count.
+int ContactTrees(const Model& m, const Contact& c, int* trees) {
+  int ta = m.body_treeid[m.geom_bodyid[c.geom1]];
+  int tb = m.body_treeid[m.geom_bodyid[c.geom2]];
+  if (ta > tb) std::swap(ta, tb);
+  int count = 0;
+  if (ta >= 0) trees[count++] = ta;
+  if (tb >= 0 && tb != ta) trees[count++] = tb;
+  return count;
+}
+
 }  // namespace
 
 bool UsesIslands(const Model& m) { return m.opt.Enabled(kEnableIsland) || m.opt.Enabled(kEnableSleep); }
@@ -162,18 +200,40 @@ void FindIslands(const Model& m, Data& d) {
     parent[t] = t;
     island_of_root[t] = -1;
   }
+  // (the sizes in locals: the stores into int arrays below could alias d's int fields)
+  const int nefc = d.nefc;
   const bool sparse = IsSparse(m);
-  for (int i = 0; i < d.nefc; ++i) row_tree[i] = UniteRowTrees(m, d, sparse, i, parent);
-  // a tree with a row marks its island's root as constrained (-2), then roots are numbered
-  for (int i = 0; i < d.nefc; ++i) {
-    if (row_tree[i] >= 0) island_of_root[FindRoot(parent, row_tree[i])] = -2;
+  // a tree that is some row's first tree (has_row) is constrained, and so is its island
+  int* has_row = d.arena.Ints(nt + 1);
+  std::fill_n(has_row, nt, 0);
+  const ConstraintType* type = d.efc_type.data();
+  const int* id = d.efc_id.data();
+  for (int i = 0; i < nefc;) {
+    const Contact* c = !sparse && IsContactRow(type[i]) ? &d.contact[id[i]] : nullptr;
+    if (c && c->geom1 >= 0 && c->geom2 >= 0) {
+      int end = i + 1;
+      while (end < nefc && id[end] == id[i] && IsContactRow(type[end])) ++end;
+      int trees[2];
+      const int count = ContactTrees(m, *c, trees);
+      UniteContactRows(m, d.efc_J.data(), m.nv, i, end, trees, count, parent, row_tree, has_row);
+      i = end;
+      continue;
+    }
+    row_tree[i] = UniteRowTrees(m, d, sparse, i, parent);
+    if (row_tree[i] >= 0) has_row[row_tree[i]] = 1;
+    ++i;
   }
-  d.nisland = 0;
+  // a constrained tree marks its island's root as constrained (-2), then roots are numbered
+  for (int t = 0; t < nt; ++t) {
+    if (has_row[t]) island_of_root[FindRoot(parent, t)] = -2;
+  }
+  int nisland = 0;
   for (int t = 0; t < nt; ++t) {
     const int root = FindRoot(parent, t);
-    if (island_of_root[root] == -2) island_of_root[root] = d.nisland++;
+    if (island_of_root[root] == -2) island_of_root[root] = nisland++;
     d.tree_island[t] = island_of_root[root];  // -1: no rows
   }
+  d.nisland = nisland;
   const int ni = d.nisland;
   std::fill_n(d.island_ntree.begin(), ni, 0);
   std::fill_n(d.island_nv.begin(), ni, 0);
@@ -184,10 +244,13 @@ void FindIslands(const Model& m, Data& d) {
     ++d.island_ntree[k];
     d.island_nv[k] += m.tree_dofnum[t];
   }
-  for (int i = 0; i < d.nefc; ++i) {
-    const int k = row_tree[i] >= 0 ? d.tree_island[row_tree[i]] : -1;
-    d.efc_island[i] = k;
-    if (k >= 0) ++d.island_nefc[k];
+  int* efc_island = d.efc_island.data();
+  int* island_nefc = d.island_nefc.data();
+  const int* tree_island = d.tree_island.data();
+  for (int i = 0; i < nefc; ++i) {
+    const int k = row_tree[i] >= 0 ? tree_island[row_tree[i]] : -1;
+    efc_island[i] = k;
+    if (k >= 0) ++island_nefc[k];
   }
   // start addresses, then the grouped lists (cursors in `cursor`, reusing island_of_root)
   int* cursor = island_of_root;
@@ -209,9 +272,10 @@ void FindIslands(const Model& m, Data& d) {
     }
   }
   for (int k = 0; k < ni; ++k) cursor[k] = d.island_efcadr[k];
-  for (int i = 0; i < d.nefc; ++i) {
-    const int k = d.efc_island[i];
-    if (k >= 0) d.island_efcind[cursor[k]++] = i;
+  int* island_efcind = d.island_efcind.data();
+  for (int i = 0; i < nefc; ++i) {
+    const int k = efc_island[i];
+    if (k >= 0) island_efcind[cursor[k]++] = i;
   }
 }
 

@@ -4,6 +4,7 @@
 // search and iteration scaffolding shared with CG (gauss/primal.h). The cost is piecewise
 // quadratic for pyramidal cones, so Newton reaches the exact minimizer in a few iterations.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -113,11 +114,28 @@ ArenaPlan SparseRowsPlan(int nv, int njmax) {
 inline constexpr ParamSpec kNewtonParams[] = {
     {"keep_factor", ParamType::kBool, "true",
      "keep the dense Hessian factor between solves and use it again for the same matrices and "
-     "quadratic rows (the same numbers; false factors anew, for comparisons)"}};
+     "quadratic rows (the same numbers; false factors anew, for comparisons)"},
+    {"converged_start", ParamType::kBool, "false",
+     "stop before the first iteration when the start point (the warmstart or qacc_smooth) "
+     "already passes the gradient test (scaled |gradient| < tolerance), as MuJoCo 3.x does "
+     "(not for finite differences: a perturbed solve would stop at the nominal solution); "
+     "false always iterates at least once, as MuJoCo 2.2.2 does"}};
+
+// True when the start point passes the gradient half of the iterations' convergence test
+// (PrimalIterate: scaled |grad| < tolerance). The Hessian is not needed to know it, so such a
+// solve costs no factorization and no line search.
+bool StartConverged(const ConstraintProblem& p, const PrimalPoint& pt) {
+  double gnorm = 0;
+  for (int i = 0; i < p.nv; ++i) gnorm += pt.grad[i] * pt.grad[i];
+  return PrimalScale(p) * std::sqrt(gnorm) < p.tolerance;
+}
 
 class NewtonSolver : public ConstraintSolver {
  public:
-  void Configure(const Params& params) override { keep_factor_ = params.GetBool("keep_factor"); }
+  void Configure(const Params& params) override {
+    keep_factor_ = params.GetBool("keep_factor");
+    converged_start_ = params.GetBool("converged_start");
+  }
 
   // the dense factor and its rows' states (the sparse factor is not kept)
   std::size_t MemoryDoubles(const Model& m) const override {
@@ -161,6 +179,10 @@ class NewtonSolver : public ConstraintSolver {
     PrimalPoint& pt = w.pt;
 
     StartPrimal(p, pt);
+    // with converged_start, a start point that already passes the gradient test is the
+    // solution (0 iterations; docs/solvers.md "Stopping")
+    const bool start_converged = converged_start_ && StartConverged(p, pt);
+    if (start_converged) result.converged = true;
     // the factorization lives from here on; a new one replaces it (Release), while rows that
     // only entered or left their quadratic piece (and the elliptic cone curvature, added to a
     // copy) are rank-one updates of it
@@ -170,7 +192,7 @@ class NewtonSolver : public ConstraintSolver {
     // a dense factor is made in the solver's memory, where a later solve with the same
     // matrices and quadratic rows finds it (kept_factor.h)
     KeptFactor kept(p, !sparse_hessian && keep_factor_);
-    for (int iter = 0; iter < p.iterations; ++iter) {
+    for (int iter = 0; iter < (start_converged ? 0 : p.iterations); ++iter) {
       // direction: -H^-1 grad with the exact Hessian at the current point
       if (!factored || !hessian.Update(p, pt.jar, pt.state)) {
         arena.Release(factor_mark);
@@ -203,6 +225,7 @@ class NewtonSolver : public ConstraintSolver {
 
  private:
   bool keep_factor_ = true;
+  bool converged_start_ = false;
 };
 
 }  // namespace
