@@ -248,8 +248,9 @@ class Coordinator : public RemoteRanks {
       if (rank.done || rank.lost || Since(rank.heard) < timeout_) continue;
       char text[160];
       std::snprintf(text, sizeof(text),
-                    "rank %zu was lost (no message for %g s) while this run was in flight on it", r,
-                    timeout_);
+                    "rank %zu was lost (no message for %g s) while this run was in flight on "
+                    "rank %zu",
+                    r, timeout_, r);
       End(static_cast<int>(r), text);
     }
   }

@@ -193,7 +193,8 @@ TEST(ExperimentMpi, SigtermLeavesAConsistentResultsFile) {
       EXPECT_EQ(t.Number(static_cast<int>(r), "steps"), kLongSteps);
     } else {
       EXPECT_EQ(status, "failed");
-      EXPECT_NE(t.Text(static_cast<int>(r), "reason").find("in flight on rank 1"), std::string::npos);
+      EXPECT_NE(t.Text(static_cast<int>(r), "reason").find("in flight on rank 1"), std::string::npos)
+          << t.Text(static_cast<int>(r), "reason");
     }
   }
 }
