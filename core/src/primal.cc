@@ -35,20 +35,6 @@ struct ConeContact {
   double Dm = 0;  // ConeWeight
 };
 
-// An elliptic contact along the search direction u = J dir from its rows' jar j at x, as
-// polynomials in the step a (SetConeLines, once per line search): the normal N(a) = N0 + a N1,
-// the friction T(a)^2 = t0 + 2 a t1 + a^2 t2 (v = mu j, w = mu u over the friction rows:
-// t0 = sum v^2, t1 = sum v w, t2 = sum w^2), and the quadratic zone's slope q1 + a q2
-// (q1 = sum D j u, q2 = sum D u^2 over all rows). A trial point then costs a square root and
-// a division per contact (AddConeSlope) instead of a pass over its rows. tsize and qsize
-// (sums of |v w| and |D j u|) bound the magnitudes of the rows' terms for Slope::size.
-struct ConeLine {
-  double N0 = 0, N1 = 0;
-  double t0 = 0, t1 = 0, t2 = 0, tsize = 0;
-  double q1 = 0, q2 = 0, qsize = 0;
-  double m2 = 0, Dm = 0;  // as in ConeContact
-};
-
 // A trial point x + a dir along the search direction: what PrimalIterate (or PrimalLineSearch and
 // PrimalDecrease when called alone) takes from the arena and releases, for nefc rows. The line
 // search leaves its last point in it, which is usually the step it returns: the move then takes
@@ -61,10 +47,7 @@ struct TrialPoint {
   int* state = nullptr;           // (nefc)
   ConeContact* cones = nullptr;   // (nefc / 3) the elliptic contacts, in contact order
   double* cone_T = nullptr;       // (nefc / 3) each one's EllipticZone::T at `at`
-  ConeLine* lines = nullptr;      // (nefc / 3) the elliptic contacts along dir (SetConeLines)
-  int* plain_rows = nullptr;      // (nefc) the rows of other types, in row order
   int ncone = 0;
-  int nplain = 0;
   double penalty = 0;         // s(jar)
   double at = -1;             // a; < 0 before the first evaluation
 
@@ -78,8 +61,6 @@ struct TrialPoint {
     take(&state, nefc, "trial state");
     take(&cones, MaxCones(nefc), "trial cones");
     take(&cone_T, MaxCones(nefc), "trial cone T");
-    take(&lines, MaxCones(nefc), "trial cone lines");
-    take(&plain_rows, nefc, "trial plain rows");
   }
 };
 
@@ -271,43 +252,40 @@ Slope SlopeFrom(const ConstraintProblem& p, const double* jar, const double* for
   return s;
 }
 
-// The trial point's rows at step a with elliptic contacts (jar, force, state, penalty, at = a;
-// the elliptic contacts' T): the rows' jar and the other rows' penalties in one pass, then each
-// elliptic contact's zone and penalty (EllipticPenalty, as in ConstraintCost) from the line
-// search's ConeContacts; the numbers are ConstraintCost's bit for bit, the penalty summed in
-// its order.
-void EvaluateEllipticTrial(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
-                           double a, TrialPoint& trial) {
-  double penalty = 0;
-  for (int i = 0; i < p.nefc; ++i) {
-    const double jar = pt.jar[i] + a * Jdir[i];
-    trial.jar[i] = jar;
-    if (p.type[i] == ConstraintType::kContactElliptic) continue;  // per contact below
-    double force = 0;
-    ConstraintState state = ConstraintState::kSatisfied;
-    RowPenalty(p, i, jar, penalty, force, state);
-    trial.force[i] = force;
-    trial.state[i] = static_cast<int>(state);
+// The trial point at step a (jar, force, state, penalty, at = a; the elliptic contacts' T) and
+// the Slope there: ConstraintCost's numbers followed by SlopeFrom's. With elliptic contacts:
+// the rows' jar and the other rows' penalties in one pass, then each elliptic contact's zone
+// and penalty (EllipticPenalty, as in ConstraintCost) from the line search's ConeContacts; the
+// penalty is summed in ConstraintCost's order. Without them (pyramidal cones) in one pass over the rows:
+// each row's penalty (RowPenalty, as in ConstraintCost), its slope term and its curvature are
+// summed in row order, which is the order the separate passes use. Either way the numbers are
+// those of ConstraintCost and SlopeFrom bit for bit, with fewer passes and divisions.
+Slope EvaluateTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
+                         double dMd, double dgrad_quad, double a, TrialPoint& trial) {
+  if (p.cone == Cone::kElliptic) {
+    double penalty = 0;
+    for (int i = 0; i < p.nefc; ++i) {
+      const double jar = pt.jar[i] + a * Jdir[i];
+      trial.jar[i] = jar;
+      if (p.type[i] == ConstraintType::kContactElliptic) continue;  // per contact below
+      double force = 0;
+      ConstraintState state = ConstraintState::kSatisfied;
+      RowPenalty(p, i, jar, penalty, force, state);
+      trial.force[i] = force;
+      trial.state[i] = static_cast<int>(state);
+    }
+    for (int k = 0; k < trial.ncone; ++k) {
+      const ConeContact& c = trial.cones[k];
+      const int adr = c.efc_address;
+      const EllipticZone z = ClassifyEllipticWith(c, c.m2, trial.jar + adr);
+      EllipticPenalty(p, c, z, c.Dm, trial.jar + adr, penalty, trial.force + adr,
+                      trial.state + adr);
+      trial.cone_T[k] = z.T;
+    }
+    trial.penalty = penalty;
+    trial.at = a;
+    return SlopeFrom(p, trial.jar, trial.force, trial.state, Jdir, trial, dMd, dgrad_quad, a);
   }
-  for (int k = 0; k < trial.ncone; ++k) {
-    const ConeContact& c = trial.cones[k];
-    const int adr = c.efc_address;
-    const EllipticZone z = ClassifyEllipticWith(c, c.m2, trial.jar + adr);
-    EllipticPenalty(p, c, z, c.Dm, trial.jar + adr, penalty, trial.force + adr,
-                    trial.state + adr);
-    trial.cone_T[k] = z.T;
-  }
-  trial.penalty = penalty;
-  trial.at = a;
-}
-
-// The trial point at step a without elliptic contacts (jar, force, state, penalty, at = a) and
-// the Slope there, in one pass over the rows: each row's penalty (RowPenalty, as in
-// ConstraintCost), its slope term and its curvature are summed in row order, which is the
-// order of ConstraintCost and SlopeFrom, so the numbers are theirs bit for bit.
-Slope EvaluatePlainTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt,
-                              const double* Jdir, double dMd, double dgrad_quad, double a,
-                              TrialPoint& trial) {
   Slope s;
   s.d1 = dgrad_quad + a * dMd;
   s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
@@ -329,110 +307,7 @@ Slope EvaluatePlainTrialSlope(const ConstraintProblem& p, const PrimalPoint& pt,
   return s;
 }
 
-// The trial point's rows at step a (the slope there not needed).
-void EvaluateTrial(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
-                   double a, TrialPoint& trial) {
-  if (p.cone == Cone::kElliptic) {
-    EvaluateEllipticTrial(p, pt, Jdir, a, trial);
-  } else {
-    EvaluatePlainTrialSlope(p, pt, Jdir, 0, 0, a, trial);
-  }
-}
-
-// (the rows' jar at x, u = J dir, trial.cones) => trial.lines (each elliptic contact's
-// ConeLine), trial.plain_rows: what the elliptic line search's trial points are evaluated from.
-void SetConeLines(const ConstraintProblem& p, const double* jar, const double* u,
-                  TrialPoint& trial) {
-  for (int k = 0; k < trial.ncone; ++k) {
-    const ConeContact& c = trial.cones[k];
-    const int adr = c.efc_address;
-    const double* j = jar + adr;
-    const double* uc = u + adr;
-    ConeLine l;
-    l.N0 = j[0];
-    l.N1 = uc[0];
-    for (int r = 1; r < c.dim; ++r) {
-      // v as ClassifyEllipticWith forms it, so that T(0) is its T bit for bit
-      const double v = c.friction[r - 1] * j[r], w = c.friction[r - 1] * uc[r];
-      l.t0 += v * v;
-      l.t1 += v * w;
-      l.t2 += w * w;
-      l.tsize += std::fabs(v * w);
-    }
-    for (int r = 0; r < c.dim; ++r) {
-      const double D = p.D[adr + r];
-      l.q1 += D * j[r] * uc[r];
-      l.q2 += D * uc[r] * uc[r];
-      l.qsize += std::fabs(D * j[r] * uc[r]);
-    }
-    l.m2 = c.m2;
-    l.Dm = c.Dm;
-    trial.lines[k] = l;
-  }
-  int n = 0;
-  for (int i = 0; i < p.nefc; ++i) {  // without a branch: written always, kept by the count
-    trial.plain_rows[n] = i;
-    n += static_cast<int>(p.type[i] != ConstraintType::kContactElliptic);
-  }
-  trial.nplain = n;
-}
-
-// Elliptic contact l's terms of the Slope at step a >= 0: the derivative of its penalty in d1,
-// its second derivative in the curvature, and in the size a bound on the magnitudes of its rows'
-// terms of d1 (SlopeFrom's sum of |force Jdir| over the rows: |j + a u| <= |j| + a |u|). Its
-// zone is ClassifyEllipticWith's, decided on squares (N >= T as N >= 0 and N^2 >= T^2; m2 N + T
-// <= 0 as m2 N <= 0 and T^2 <= (m2 N)^2): the branches do not wait for the square root, which
-// only the cone surface needs.
-inline void AddConeSlope(const ConeLine& l, double a, Slope& s, double& curvature) {
-  const double N = l.N0 + a * l.N1;
-  // sum (v + a w)^2 >= 0, evaluated as a polynomial: clamp its round-off below 0
-  const double T2 = std::max(0.0, l.t0 + a * (2 * l.t1 + a * l.t2));
-  if (N >= 0 && N * N >= T2) return;  // no force
-  const double m2N = l.m2 * N;
-  if (m2N <= 0 && T2 <= m2N * m2N) {  // the tip, every row quadratic: sum 1/2 D (j + a u)^2
-    s.d1 += l.q1 + a * l.q2;
-    s.size += l.qsize + a * l.q2;
-    curvature += l.q2;
-    return;
-  }
-  // the cone surface: 1/2 Dm g^2 with g = N - T < 0 (T > 0 here: T2 = 0 is the tip or no force)
-  const double T = std::sqrt(T2);
-  const double inv_T = 1 / T;
-  const double g = N - T;
-  const double Tdot = (l.t1 + a * l.t2) * inv_T;
-  const double dg = l.N1 - Tdot;
-  s.d1 += l.Dm * g * dg;
-  s.size += std::fabs(l.Dm * g) * (std::fabs(l.N1) + (l.tsize + a * l.t2) * inv_T);
-  curvature += l.Dm * (dg * dg - g * (l.t2 - Tdot * Tdot) * inv_T);
-}
-
-// The Slope at step a with elliptic contacts, from trial.lines and trial.plain_rows
-// (SetConeLines), without writing the trial point's rows: the other rows' terms from their
-// penalty at x + a dir (RowPenalty), then each elliptic contact's (AddConeSlope). Not SlopeFrom's
-// bits (other order and expressions for the same derivatives; docs/performance.md "cg-elliptic,
-// stop 30").
-Slope EllipticLineSlope(const ConstraintProblem& p, const PrimalPoint& pt, const double* Jdir,
-                        const TrialPoint& trial, double dMd, double dgrad_quad, double a) {
-  Slope s;
-  s.d1 = dgrad_quad + a * dMd;
-  s.size = std::fabs(dgrad_quad) + std::fabs(a * dMd);
-  double curvature = 0;
-  for (int n = 0; n < trial.nplain; ++n) {
-    const int i = trial.plain_rows[n];
-    double force = 0, unused_penalty = 0;
-    ConstraintState state = ConstraintState::kSatisfied;
-    RowPenalty(p, i, pt.jar[i] + a * Jdir[i], unused_penalty, force, state);
-    AddRowSlope(force, Jdir[i], static_cast<int>(state), p.D[i], s, curvature);
-  }
-  for (int k = 0; k < trial.ncone; ++k) AddConeSlope(trial.lines[k], a, s, curvature);
-  s.d2 = dMd + curvature;
-  return s;
-}
-
-// PrimalLineSearch with the caller's trial point. Without elliptic contacts the trial point is
-// left at the last step evaluated; with them it is not evaluated (trial.at < 0): the steps are
-// tried from the contacts' polynomials (EllipticLineSlope) and the caller evaluates the rows at
-// the step it takes.
+// PrimalLineSearch with the caller's trial point, left at the last step evaluated.
 double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const double* dir,
                   const double* Mdir, const double* Jdir, TrialPoint& trial) {
   double dMd = 0, dgrad_quad = 0, dir_norm = 0;
@@ -442,19 +317,8 @@ double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
     dir_norm += dir[i] * dir[i];
   }
   SetConeContacts(p, trial);
-  const bool elliptic = p.cone == Cone::kElliptic;
-  auto slope_at = [&](double a) {
-    if (elliptic) return EllipticLineSlope(p, pt, Jdir, trial, dMd, dgrad_quad, a);
-    return EvaluatePlainTrialSlope(p, pt, Jdir, dMd, dgrad_quad, a, trial);
-  };
-  Slope s0;
-  if (elliptic) {
-    SetConeLines(p, pt.jar, Jdir, trial);
-    s0 = slope_at(0);
-  } else {
-    // at a = 0 the rows are the current point's
-    s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial, dMd, dgrad_quad, 0);
-  }
+  // at a = 0 the rows are the current point's
+  const Slope s0 = SlopeFrom(p, pt.jar, pt.force, pt.state, Jdir, trial, dMd, dgrad_quad, 0);
   if (!(s0.d1 < 0) || !(dMd > 0)) return 0;
   // no direction to speak of (MuJoCo's rule: |dir| < 1e-15)
   if (std::sqrt(dir_norm) < kMinVal) return 0;
@@ -465,7 +329,7 @@ double LineSearch(const ConstraintProblem& p, const PrimalPoint& pt, const doubl
   double lo = 0, hi = -1;  // hi < 0: no upper end known yet
   double a = -s0.d1 / s0.d2;
   for (int iter = 0; iter < 60; ++iter) {
-    const Slope s = slope_at(a);
+    const Slope s = EvaluateTrialSlope(p, pt, Jdir, dMd, dgrad_quad, a, trial);
     // converged, or the slope is round-off: its terms cancel to a few ulps of their size, and
     // bisecting on the sign of noise would only shrink the bracket to 1e-15 (tens of steps)
     if (std::fabs(s.d1) <= tol || std::fabs(s.d1) <= kSlopeRoundoff * s.size) return a;
@@ -527,7 +391,7 @@ bool PrimalIterate(const ConstraintProblem& p, PrimalWork& w, int iter, SolverIt
     return true;
   }
   // (the slope there is not needed: 0 for d'Md and the quadratic part's slope)
-  if (trial.at != step) EvaluateTrial(p, pt, w.Jdir, step, trial);
+  if (trial.at != step) EvaluateTrialSlope(p, pt, w.Jdir, 0, 0, step, trial);
   // move along dir, with the quadratic part of the cost's change on the way; M x and J x - aref
   // follow from the products already at hand (as MuJoCo does), which saves one product with M
   // and one with J per iteration; the rows there are the trial point's
@@ -615,7 +479,7 @@ double PrimalDecrease(const ConstraintProblem& p, const PrimalPoint& pt, const d
   TrialPoint trial;
   CarveTrial(arena, p.nefc, trial);
   SetConeContacts(p, trial);
-  EvaluateTrial(p, pt, Jdir, step, trial);
+  EvaluateTrialSlope(p, pt, Jdir, 0, 0, step, trial);
   double quad_change = 0;
   for (int i = 0; i < p.nv; ++i) quad_change += QuadraticChangeTerm(p, pt, dir, Mdir, step, i);
   return DecreaseTo(p, pt, Jdir, trial, quad_change);
