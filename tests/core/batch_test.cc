@@ -97,9 +97,7 @@ Outputs SerialRollouts(const Engine& engine, int nroll, int nstep,
   return out;
 }
 
-bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using test::SameBits;
 
 TEST(Batch, RolloutsAreBitIdenticalToSerialForAnyThreadCount) {
   Engine engine(ContactModel());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 
@@ -42,6 +43,10 @@ int Tree(const Model& m, const char* body) {
   }
   ADD_FAILURE() << "no body " << body;
   return -1;
+}
+
+bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 double MaxRelError(const double* a, const double* b, int n) {

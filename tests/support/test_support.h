@@ -28,6 +28,10 @@ std::string BinaryDir();
 // The kinematic tree of the body named `body` (fails the test and returns -1 when absent).
 int Tree(const Model& m, const char* body);
 
+// Whether a and b hold the same doubles bit for bit (+0 and -0 differ; for checks that an
+// optimisation or a thread count changes no bit of a result).
+bool SameBits(const std::vector<double>& a, const std::vector<double>& b);
+
 // max_i |a_i - b_i| / max(1, |b_i|)
 double MaxRelError(const double* a, const double* b, int n);
 

@@ -28,9 +28,7 @@ Config NewtonConfig(bool converged_start) {
   return config;
 }
 
-bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using test::SameBits;
 
 // The scaled norm of the cost's gradient M qacc - qfrc_smooth - J' force at d's solution (the
 // quantity the test compares with the tolerance).

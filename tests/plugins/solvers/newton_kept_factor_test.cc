@@ -36,9 +36,7 @@ Data LandedPile(const Engine& engine) {
   return d;
 }
 
-bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
+using test::SameBits;
 
 // The reuse path is taken: a solve that claims the kept factor's matrices id after its D was
 // changed behind the id's back solves with the kept (now wrong) Hessian, so its Newton steps
